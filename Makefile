@@ -1,0 +1,42 @@
+# The two commands a reader needs are `make book` and `make test`; both set up .venv first.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+HTML   := _build/html
+
+.PHONY: help book test test-fast refresh bench lint clean pins
+
+help:
+	@echo "make book     build the HTML book into $(HTML) (warnings are errors)"
+	@echo "make test     library, notebook (nbval), exercise, book and browser tests"
+	@echo "make refresh  re-execute every book notebook in place, deterministically"
+	@echo "make bench    run the benchmark scripts in benchmarks/"
+	@echo "make clean    remove $(VENV) and _build"
+
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+book: $(STAMP)
+	$(PY) tools/build_book.py
+
+test: book
+	$(PY) -m pytest
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow and not browser"
+
+refresh: $(STAMP)
+	$(PY) tools/run_notebooks.py --inplace book
+
+bench: $(STAMP)
+	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+lint: $(STAMP)
+	$(PY) -m ruff check nbcourse tests tools benchmarks
+
+clean:
+	rm -rf $(VENV) _build

@@ -1,0 +1,22 @@
+"""nbcourse: the small library behind the course book on naive Bayes with discrete features.
+
+Part I follows Duda, Hart & Stork (2001) §2.9 (binary features, linear discriminants);
+Part II follows Williams (2024) (categorical versus product-of-Bernoullis naive Bayes).
+Every public name is listed in ``__all__``; each section below belongs to one module.
+"""
+
+__version__ = "0.1.0"
+
+__all__: list[str] = ["__version__"]
+
+# --- discrete.py: Duda, Hart & Stork §2.9 ---
+
+# --- naive_bayes.py: the categorical and product-of-Bernoullis models ---
+
+# --- onehot.py: Williams (2024) analysis of Q^{-j} ---
+
+# --- experiments.py: Williams (2024) §3 experiments ---
+
+# --- interact.py: interactive figures ---
+
+# --- datasets.py and plots.py ---
