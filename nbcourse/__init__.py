@@ -20,3 +20,5 @@ __all__: list[str] = ["__version__"]
 # --- interact.py: interactive figures ---
 
 # --- datasets.py and plots.py ---
+from .datasets import CountTable, expand_counts, hair_eye_color, titanic  # noqa: E402
+__all__ += ["CountTable", "expand_counts", "hair_eye_color", "titanic"]

@@ -1,0 +1,255 @@
+"""Two small real data sets, shipped as contingency tables of counts.
+
+Both come from R's ``datasets`` package and are small enough to type in full:
+
+* :func:`titanic` -- the 2,201 people aboard the Titanic, cross-classified by
+  ``Class`` (1st, 2nd, 3rd, Crew), ``Sex`` (Male, Female), ``Age`` (Child, Adult)
+  and ``Survived`` (No, Yes).
+* :func:`hair_eye_color` -- 592 statistics students cross-classified by ``Hair``
+  (Black, Brown, Red, Blond), ``Eye`` (Brown, Blue, Hazel, Green) and ``Sex``
+  (Male, Female).  Eye colour is the categorical variable Williams (2024) uses as
+  his running example.
+
+Each is returned as a :class:`CountTable`: an integer array of counts with one
+named axis per factor and the level names of every factor.  Counts are expanded
+into one row per person (integer codes, the form the classifiers take) by
+:meth:`CountTable.to_rows` or :func:`expand_counts`.
+
+Examples
+--------
+>>> t = titanic()
+>>> t.total
+2201
+>>> t.margin("Survived")
+array([1490,  711])
+>>> X, y = t.to_rows(target="Survived")
+>>> X.shape, y.shape
+((2201, 3), (2201,))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["CountTable", "expand_counts", "hair_eye_color", "titanic"]
+
+
+@dataclass(frozen=True)
+class CountTable:
+    """A contingency table: counts with named axes and named levels.
+
+    Attributes
+    ----------
+    name : str
+        Short name of the data set.
+    counts : numpy.ndarray of int64, shape (n_levels[0], ..., n_levels[d-1])
+        ``counts[i0, i1, ...]`` is the number of cases with level ``i0`` of the
+        first factor, level ``i1`` of the second, and so on (0-based codes).
+    factors : tuple of str, length d
+        Factor (axis) names, in axis order.
+    levels : tuple of tuple of str, length d
+        ``levels[a][i]`` is the name of code ``i`` on axis ``a``.
+
+    Examples
+    --------
+    >>> t = hair_eye_color()
+    >>> t.factors
+    ('Hair', 'Eye', 'Sex')
+    >>> t.levels_of("Eye")
+    ('Brown', 'Blue', 'Hazel', 'Green')
+    """
+
+    name: str
+    counts: np.ndarray
+    factors: tuple[str, ...]
+    levels: tuple[tuple[str, ...], ...]
+
+    def __post_init__(self):
+        counts = np.asarray(self.counts)
+        if counts.dtype.kind not in "iu" or (counts < 0).any():
+            raise ValueError(f"counts must be non-negative integers, got dtype {counts.dtype}")
+        shape = tuple(len(lv) for lv in self.levels)
+        if len(self.factors) != counts.ndim or shape != counts.shape:
+            raise ValueError(
+                f"counts of shape {counts.shape} must have one axis per factor with one entry "
+                f"per level; factors {self.factors} have {shape} levels"
+            )
+        counts = counts.astype(np.int64)
+        counts.setflags(write=False)
+        object.__setattr__(self, "counts", counts)
+
+    @property
+    def total(self) -> int:
+        """Number of cases (sum of all counts)."""
+        return int(self.counts.sum())
+
+    def axis(self, factor: str) -> int:
+        """Axis number of ``factor``; raises ValueError naming the valid factors."""
+        if factor not in self.factors:
+            raise ValueError(f"factor must be one of {self.factors}, got {factor!r}")
+        return self.factors.index(factor)
+
+    def levels_of(self, factor: str) -> tuple[str, ...]:
+        """Level names of ``factor``, in code order."""
+        return self.levels[self.axis(factor)]
+
+    def margin(self, *factors: str) -> np.ndarray:
+        """Counts summed over every factor not named, axes in the order named.
+
+        Parameters
+        ----------
+        *factors : str
+            Factors to keep (none: the grand total as a 0-d array).
+
+        Returns
+        -------
+        numpy.ndarray of int64, shape (n_levels of each named factor)
+
+        Examples
+        --------
+        >>> hair_eye_color().margin("Sex", "Eye")
+        array([[ 98, 101,  47,  33],
+               [122, 114,  46,  31]])
+        """
+        axes = [self.axis(f) for f in factors]
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"factors must be distinct, got {factors}")
+        drop = tuple(a for a in range(self.counts.ndim) if a not in axes)
+        kept = self.counts.sum(axis=drop)
+        order = np.argsort(np.argsort(axes))  # positions of the kept axes after summing
+        return np.asarray(np.transpose(kept, order) if kept.ndim > 1 else kept)
+
+    def to_rows(self, target: str | None = None):
+        """Expand the counts into one row of integer codes per case.
+
+        Parameters
+        ----------
+        target : str or None
+            Factor to return separately as the class label.
+
+        Returns
+        -------
+        X : numpy.ndarray of int64, shape (N, d) or (N, d - 1)
+            Codes of the (remaining) factors, columns in axis order.
+        y : numpy.ndarray of int64, shape (N,)
+            Codes of ``target``; only returned when ``target`` is given.
+
+        Examples
+        --------
+        >>> X, y = titanic().to_rows(target="Survived")
+        >>> int(y.sum())
+        711
+        """
+        rows = expand_counts(self.counts)
+        if target is None:
+            return rows
+        a = self.axis(target)
+        return np.delete(rows, a, axis=1), rows[:, a]
+
+    def feature_names(self, target: str | None = None) -> tuple[str, ...]:
+        """Names of the columns of ``X`` returned by :meth:`to_rows` with this ``target``."""
+        if target is None:
+            return self.factors
+        a = self.axis(target)
+        return self.factors[:a] + self.factors[a + 1:]
+
+
+def expand_counts(counts) -> np.ndarray:
+    """Turn a d-way table of counts into one row of cell codes per counted case.
+
+    Parameters
+    ----------
+    counts : array_like of non-negative int, shape (n_0, ..., n_{d-1})
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (counts.sum(), d)
+        Row ``r`` holds the 0-based index of the cell case ``r`` belongs to; cells
+        appear in C (row-major) order, each repeated ``count`` times.
+
+    Examples
+    --------
+    >>> expand_counts([[2, 0], [0, 1]])
+    array([[0, 0],
+           [0, 0],
+           [1, 1]])
+    """
+    arr = np.asarray(counts)
+    if arr.dtype.kind not in "biu" and not (
+        arr.dtype.kind == "f" and np.isfinite(arr).all() and (arr == np.round(arr)).all()
+    ):
+        raise TypeError(f"counts must be an array of integer counts, got dtype {arr.dtype}")
+    if arr.ndim == 0:
+        raise ValueError("counts must have at least one axis, got a scalar")
+    if (arr < 0).any():
+        raise ValueError(f"counts must be non-negative, got minimum {arr.min()!r}")
+    arr = arr.astype(np.int64)
+    cells = np.indices(arr.shape).reshape(arr.ndim, -1).T
+    return np.repeat(cells, arr.ravel(), axis=0)
+
+
+def _from_r_order(values, levels) -> np.ndarray:
+    """Reshape a flat R table (first factor varying fastest) to axes in factor order."""
+    shape = tuple(len(lv) for lv in levels)
+    return np.asarray(values, dtype=np.int64).reshape(shape, order="F")
+
+
+_TITANIC_LEVELS = (
+    ("1st", "2nd", "3rd", "Crew"),
+    ("Male", "Female"),
+    ("Child", "Adult"),
+    ("No", "Yes"),
+)
+# R's datasets::Titanic, listed with Class fastest, then Sex, Age and Survived.
+_TITANIC_COUNTS = (
+    0, 0, 35, 0, 0, 0, 17, 0, 118, 154, 387, 670, 4, 13, 89, 3,  # Survived = No
+    5, 11, 13, 0, 1, 13, 14, 0, 57, 14, 75, 192, 140, 80, 76, 20,  # Survived = Yes
+)
+
+_HAIR_EYE_LEVELS = (
+    ("Black", "Brown", "Red", "Blond"),
+    ("Brown", "Blue", "Hazel", "Green"),
+    ("Male", "Female"),
+)
+# R's datasets::HairEyeColor, listed with Hair fastest, then Eye and Sex.
+_HAIR_EYE_COUNTS = (
+    32, 53, 10, 3, 11, 50, 10, 30, 10, 25, 7, 5, 3, 15, 7, 8,  # Male
+    36, 66, 16, 4, 9, 34, 7, 64, 5, 29, 7, 5, 2, 14, 7, 8,  # Female
+)
+
+
+def titanic() -> CountTable:
+    """Survival of the 2,201 people aboard the Titanic (R ``datasets::Titanic``).
+
+    Returns
+    -------
+    CountTable
+        Axes ``("Class", "Sex", "Age", "Survived")`` of sizes (4, 2, 2, 2).
+
+    Examples
+    --------
+    >>> t = titanic()
+    >>> int(t.counts[3, 0, 1, 0])  # adult male crew who died
+    670
+    """
+    return CountTable("Titanic", _from_r_order(_TITANIC_COUNTS, _TITANIC_LEVELS),
+                      ("Class", "Sex", "Age", "Survived"), _TITANIC_LEVELS)
+
+
+def hair_eye_color() -> CountTable:
+    """Hair colour, eye colour and sex of 592 students (R ``datasets::HairEyeColor``).
+
+    Returns
+    -------
+    CountTable
+        Axes ``("Hair", "Eye", "Sex")`` of sizes (4, 4, 2).
+
+    Examples
+    --------
+    >>> int(hair_eye_color().counts[3, 1, 1])  # blond, blue-eyed women
+    64
+    """
+    return CountTable("HairEyeColor", _from_r_order(_HAIR_EYE_COUNTS, _HAIR_EYE_LEVELS),
+                      ("Hair", "Eye", "Sex"), _HAIR_EYE_LEVELS)

@@ -1,0 +1,115 @@
+"""Tests for nbcourse.datasets.
+
+Every expected number below was added up by hand from the counts as listed for R's
+``datasets::Titanic`` and ``datasets::HairEyeColor`` (first factor fastest), not
+computed by the code under test.
+"""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from nbcourse.datasets import CountTable, expand_counts, hair_eye_color, titanic
+
+
+# ---------------------------------------------------------------- Titanic
+def test_titanic_shape_names_and_total():
+    t = titanic()
+    assert t.factors == ("Class", "Sex", "Age", "Survived")
+    assert t.levels_of("Class") == ("1st", "2nd", "3rd", "Crew")
+    assert t.levels_of("Survived") == ("No", "Yes")
+    assert t.counts.shape == (4, 2, 2, 2)
+    assert t.total == 2201
+
+
+def test_titanic_margins_by_hand():
+    t = titanic()
+    assert_array_equal(t.margin("Survived"), [1490, 711])
+    # 1st: 122 died + 203 lived; 2nd: 167 + 118; 3rd: 528 + 178; crew: 673 + 212
+    assert_array_equal(t.margin("Class"), [325, 285, 706, 885])
+    assert_array_equal(t.margin("Sex"), [1731, 470])
+    assert_array_equal(t.margin("Age"), [109, 2092])
+    assert_array_equal(t.margin("Class", "Survived"),
+                       [[122, 203], [167, 118], [528, 178], [673, 212]])
+    assert_array_equal(t.margin("Survived", "Sex"), [[1364, 126], [367, 344]])
+
+
+def test_titanic_single_cells():
+    t = titanic()
+    assert t.counts[3, 0, 1, 0] == 670  # adult male crew, died
+    assert t.counts[0, 1, 1, 1] == 140  # adult women in 1st class, survived
+    assert t.counts[2, 1, 0, 0] == 17   # girls in 3rd class, died
+    assert t.counts[3, 0, 0].sum() == 0  # no children among the crew
+
+
+# ------------------------------------------------------------ HairEyeColor
+def test_hair_eye_color_shape_names_and_total():
+    h = hair_eye_color()
+    assert h.factors == ("Hair", "Eye", "Sex")
+    assert h.levels_of("Hair") == ("Black", "Brown", "Red", "Blond")
+    assert h.levels_of("Eye") == ("Brown", "Blue", "Hazel", "Green")
+    assert h.counts.shape == (4, 4, 2)
+    assert h.total == 592
+
+
+def test_hair_eye_color_margins_by_hand():
+    h = hair_eye_color()
+    assert_array_equal(h.margin("Sex"), [279, 313])
+    assert_array_equal(h.margin("Eye"), [220, 215, 93, 64])
+    assert_array_equal(h.margin("Hair"), [108, 286, 71, 127])
+    assert_array_equal(h.margin("Eye", "Sex"), [[98, 122], [101, 114], [47, 46], [33, 31]])
+    assert_array_equal(h.margin("Sex", "Eye"), [[98, 101, 47, 33], [122, 114, 46, 31]])
+    assert h.counts[3, 1, 1] == 64  # blond, blue-eyed women
+    assert h.counts[0, 0, 0] == 32  # black-haired, brown-eyed men
+    assert h.margin().item() == 592
+
+
+# --------------------------------------------------------------- expansion
+@pytest.mark.parametrize("make, target", [(titanic, "Survived"), (hair_eye_color, "Hair"),
+                                          (hair_eye_color, "Sex")])
+def test_to_rows_round_trips_to_the_table(make, target):
+    t = make()
+    X, y = t.to_rows(target=target)
+    assert X.shape == (t.total, t.counts.ndim - 1) and y.shape == (t.total,)
+    assert X.dtype == np.int64 and y.dtype == np.int64
+    # rebuild the table from the rows independently of the expansion code
+    a = t.axis(target)
+    rows = np.insert(X, a, y, axis=1)
+    rebuilt = np.zeros(t.counts.shape, dtype=int)
+    np.add.at(rebuilt, tuple(rows.T), 1)
+    assert_array_equal(rebuilt, t.counts)
+    assert t.feature_names(target) == tuple(f for f in t.factors if f != target)
+
+
+def test_to_rows_without_target_and_label_counts():
+    rows = titanic().to_rows()
+    assert rows.shape == (2201, 4)
+    assert np.bincount(rows[:, 3]).tolist() == [1490, 711]
+    assert np.bincount(rows[:, 0]).tolist() == [325, 285, 706, 885]
+
+
+def test_expand_counts_small_example():
+    assert_array_equal(expand_counts([3, 0, 2]), [[0], [0], [0], [2], [2]])
+    assert_array_equal(expand_counts([[0, 1], [2, 0]]), [[0, 1], [1, 0], [1, 0]])
+    assert expand_counts(np.zeros((2, 2), dtype=int)).shape == (0, 2)
+
+
+# --------------------------------------------------------------- bad input
+def test_bad_inputs_raise_with_names():
+    with pytest.raises(ValueError, match="factor must be one of"):
+        titanic().margin("Colour")
+    with pytest.raises(ValueError, match="distinct"):
+        titanic().margin("Sex", "Sex")
+    with pytest.raises(ValueError, match="counts must be non-negative"):
+        expand_counts([1, -1])
+    with pytest.raises(TypeError, match="counts must be an array of integer counts"):
+        expand_counts([0.5, 1])
+    with pytest.raises(ValueError, match="scalar"):
+        expand_counts(3)
+    with pytest.raises(ValueError, match="one axis per factor"):
+        CountTable("bad", np.ones((2, 3), dtype=int), ("a", "b"), (("x", "y"), ("u", "v")))
+
+
+def test_tables_are_read_only():
+    with pytest.raises(ValueError):
+        titanic().counts[0, 0, 0, 0] = 1
