@@ -20,5 +20,5 @@ __all__: list[str] = ["__version__"]
 # --- interact.py: interactive figures ---
 
 # --- datasets.py and plots.py ---
-from .datasets import CountTable, expand_counts, hair_eye_color, titanic  # noqa: E402
+from .datasets import CountTable, expand_counts, hair_eye_color, titanic  # noqa: E402, I001
 __all__ += ["CountTable", "expand_counts", "hair_eye_color", "titanic"]
