@@ -10,6 +10,31 @@ __version__ = "0.1.0"
 __all__: list[str] = ["__version__"]
 
 # --- discrete.py: Duda, Hart & Stork §2.9 ---
+from .discrete import (  # noqa: E402
+    binary_discriminant,
+    cube_corners,
+    decide,
+    estimate_binary,
+    linear_discriminant,
+    log_joint_binary,
+    log_likelihood_binary,
+    log_posterior_binary,
+    log_posterior_ratio,
+    two_class_discriminant,
+)
+
+__all__ += [
+    "binary_discriminant",
+    "cube_corners",
+    "decide",
+    "estimate_binary",
+    "linear_discriminant",
+    "log_joint_binary",
+    "log_likelihood_binary",
+    "log_posterior_binary",
+    "log_posterior_ratio",
+    "two_class_discriminant",
+]
 
 # --- naive_bayes.py: the categorical and product-of-Bernoullis models ---
 

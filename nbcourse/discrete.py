@@ -1,0 +1,497 @@
+"""Bayes decisions with independent binary features: Duda, Hart & Stork (2001), §2.9.
+
+A feature vector ``x`` lies on a corner of the cube ``{0, 1}^d``.  Under class
+``ω_c`` each bit is an independent Bernoulli variable with ``P[c, i] = P(x_i = 1 | ω_c)``,
+so (eq. 86)
+
+    P(x | ω_c) = Π_i P[c, i]^{x_i} (1 - P[c, i])^{1 - x_i},
+
+and the log of ``P(x | ω_c) P(ω_c)`` is *linear* in ``x`` (eqs. 87–91):
+
+    g_c(x) = Σ_i w_ci x_i + w_c0,   w_ci = ln(P[c, i] / (1 - P[c, i])),
+    w_c0 = Σ_i ln(1 - P[c, i]) + ln P(ω_c).
+
+For two classes, with ``p_i = P(x_i = 1 | ω_1)`` and ``q_i = P(x_i = 1 | ω_2)``,
+the difference ``g(x) = g_1(x) - g_2(x)`` has (eqs. 89–91)
+
+    w_i = ln[p_i (1 - q_i) / (q_i (1 - p_i))],
+    w_0 = Σ_i ln[(1 - p_i) / (1 - q_i)] + ln[P(ω_1) / P(ω_2)],
+
+and ``g(x) > 0`` decides ``ω_1``.
+
+Certain features (a probability of exactly 0 or 1)
+--------------------------------------------------
+If ``p_i = 1`` the mathematics gives ``w_i = +∞`` *and* a ``-∞`` contribution to
+``w_0``: the bit ``x_i = 0`` rules ``ω_1`` out, and the bit ``x_i = 1`` must
+cancel that.  A linear form cannot carry ``∞ - ∞``, so the functions that return
+weights (:func:`two_class_discriminant`, :func:`binary_discriminant`) refuse such
+parameters with a ``ValueError`` that points to smoothing (``alpha > 0`` in
+:func:`estimate_binary`).  The functions that work with the Bernoulli product
+directly (:func:`log_likelihood_binary`, :func:`log_joint_binary`,
+:func:`log_posterior_binary`, :func:`log_posterior_ratio`) accept 0 and 1 and
+return the exact answer, including ``-inf`` log probabilities and ``±inf`` log
+ratios.  Where *every* class gives the observation probability 0 the posterior
+does not exist and they raise a ``ValueError`` that lists the offending rows.
+
+Prior probabilities of 0 are allowed: they give ``w_c0 = -inf`` (class never
+chosen), which is harmless because the weights stay finite.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ._validation import (
+    check_alpha,
+    check_binary,
+    check_labels,
+    check_probabilities,
+    check_same_shape,
+    check_simplex,
+)
+
+__all__ = [
+    "binary_discriminant",
+    "cube_corners",
+    "decide",
+    "estimate_binary",
+    "linear_discriminant",
+    "log_joint_binary",
+    "log_likelihood_binary",
+    "log_posterior_binary",
+    "log_posterior_ratio",
+    "two_class_discriminant",
+]
+
+#: Largest dimension accepted by :func:`cube_corners` (2**20 rows).
+MAX_CUBE_DIM = 20
+
+
+def _refuse_certain(P: np.ndarray, name: str) -> None:
+    """Raise if any feature probability is exactly 0 or 1 (infinite weight)."""
+    certain = (P == 0) | (P == 1)
+    if certain.any():
+        idx = tuple(int(i) for i in np.argwhere(certain)[0])
+        raise ValueError(
+            f"{name} has a feature probability of exactly {P[idx].item():g} at {idx}: its linear "
+            "weight would be infinite and the bias would contain -inf, so g(x) = w·x + w0 "
+            "is undefined (inf - inf). Smooth the estimate (estimate_binary(..., alpha>0)) "
+            "or use log_posterior_ratio / log_posterior_binary, which handle 0 and 1 exactly."
+        )
+
+
+def _log(x: np.ndarray) -> np.ndarray:
+    """Natural log with ``log(0) = -inf`` and no RuntimeWarning."""
+    with np.errstate(divide="ignore"):
+        return np.log(x)
+
+
+def _log1m(x: np.ndarray) -> np.ndarray:
+    """``log(1 - x)`` computed with ``log1p``; ``-inf`` at ``x = 1`` without a warning."""
+    with np.errstate(divide="ignore"):
+        return np.log1p(-x)
+
+
+def _check_priors(priors, n_classes: int, name: str = "priors") -> np.ndarray:
+    pri = check_simplex(priors, name)
+    if pri.shape != (n_classes,):
+        raise ValueError(
+            f"{name} must have shape ({n_classes},) (one prior per class), got {pri.shape}"
+        )
+    return pri
+
+
+def _check_prior1(prior1) -> float:
+    pr = check_probabilities(prior1, "prior1")
+    if pr.ndim != 0:
+        raise ValueError(f"prior1 must be a scalar probability, got shape {pr.shape}")
+    return float(pr)
+
+
+def two_class_discriminant(p, q, prior1=0.5):
+    """Weights of the two-class linear discriminant for independent binary features.
+
+    Duda, Hart & Stork (2001), §2.9.1, eqs. 89–91: ``g(x) = w·x + w0``, and
+    ``g(x) > 0`` decides ``ω_1``.  ``g(x)`` equals the log posterior ratio
+    ``ln P(ω_1 | x) / P(ω_2 | x)``.
+
+    Parameters
+    ----------
+    p : array_like, shape (d,)
+        ``p[i] = P(x_i = 1 | ω_1)``, each strictly between 0 and 1.
+    q : array_like, shape (d,)
+        ``q[i] = P(x_i = 1 | ω_2)``, each strictly between 0 and 1.
+    prior1 : float, default 0.5
+        ``P(ω_1)``; ``P(ω_2) = 1 - prior1``.  0 or 1 give ``w0 = ∓inf``.
+
+    Returns
+    -------
+    w : numpy.ndarray, shape (d,)
+        ``w[i] = ln[p_i (1 - q_i) / (q_i (1 - p_i))]`` (eq. 90).
+    w0 : float
+        ``Σ_i ln[(1 - p_i)/(1 - q_i)] + ln[prior1 / (1 - prior1)]`` (eq. 91).
+
+    Raises
+    ------
+    ValueError
+        If a probability is outside [0, 1], NaN, or exactly 0 or 1 (the weight
+        would be infinite; see the module notes), or if shapes differ.
+
+    Examples
+    --------
+    Duda, Hart & Stork, Example 3: three features with ``p_i = 0.8`` and ``q_i = 0.5``.
+
+    >>> w, w0 = two_class_discriminant([0.8, 0.8, 0.8], [0.5, 0.5, 0.5])
+    >>> np.round(w, 4), round(w0, 4)
+    (array([1.3863, 1.3863, 1.3863]), -2.7489)
+    """
+    p = check_probabilities(p, "p")
+    q = check_probabilities(q, "q")
+    if p.ndim != 1:
+        raise ValueError(f"p must be a 1-d array of d feature probabilities, got shape {p.shape}")
+    check_same_shape(p, q, "p", "q")
+    _refuse_certain(p, "p")
+    _refuse_certain(q, "q")
+    pr = _check_prior1(prior1)
+    w = (np.log(p) - np.log1p(-p)) - (np.log(q) - np.log1p(-q))
+    w0 = float(np.sum(np.log1p(-p) - np.log1p(-q)) + _log(pr) - _log1m(pr))
+    return w, w0
+
+
+def binary_discriminant(P, priors):
+    """Weights of the multi-class linear discriminants ``g_c(x) = W[c]·x + w0[c]``.
+
+    Duda, Hart & Stork (2001), §2.9.1: ``g_c(x) = ln P(x | ω_c) + ln P(ω_c)``
+    with independent binary features is linear in ``x``; the largest ``g_c``
+    gives the Bayes decision.
+
+    Parameters
+    ----------
+    P : array_like, shape (C, d)
+        ``P[c, i] = P(x_i = 1 | ω_c)``, each strictly between 0 and 1.
+    priors : array_like, shape (C,)
+        Prior probabilities ``P(ω_c)``, summing to 1 (within 1e-8); zeros allowed.
+
+    Returns
+    -------
+    W : numpy.ndarray, shape (C, d)
+        ``W[c, i] = ln(P[c, i] / (1 - P[c, i]))``, the log-odds.
+    w0 : numpy.ndarray, shape (C,)
+        ``w0[c] = Σ_i ln(1 - P[c, i]) + ln P(ω_c)``.
+
+    Raises
+    ------
+    ValueError
+        On probabilities outside [0, 1] or exactly 0 or 1, priors off the
+        simplex, or mismatched shapes.
+
+    Examples
+    --------
+    >>> W, w0 = binary_discriminant([[0.5, 0.8], [0.5, 0.2]], [0.5, 0.5])
+    >>> np.round(W, 4)
+    array([[ 0.    ,  1.3863],
+           [ 0.    , -1.3863]])
+    >>> np.round(w0, 4)
+    array([-2.9957, -1.6094])
+    """
+    P = check_probabilities(P, "P")
+    if P.ndim != 2:
+        raise ValueError(f"P must be a 2-d array of shape (C, d), got shape {P.shape}")
+    _refuse_certain(P, "P")
+    pri = _check_priors(priors, P.shape[0])
+    W = np.log(P) - np.log1p(-P)
+    w0 = np.log1p(-P).sum(axis=1) + _log(pri)
+    return W, w0
+
+
+def estimate_binary(X, y, alpha=0.0):
+    """Estimate Bernoulli parameters and class priors from labelled binary data.
+
+    ``P[c, i] = (N_ci + alpha) / (N_c + 2 alpha)`` where ``N_ci`` counts the
+    samples of class ``c`` with ``x_i = 1`` and ``N_c`` the samples of class
+    ``c``; ``alpha = 0`` is the maximum-likelihood estimate, ``alpha = 1``
+    Laplace smoothing.  Priors are class frequencies ``N_c / N``
+    (Duda, Hart & Stork 2001, §2.9).
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+        Bits 0/1.
+    y : array_like, shape (N,)
+        Class labels; at least two classes.  Classes are ordered as
+        ``numpy.unique(y)``, which is the row order of ``P`` and ``priors``.
+    alpha : float, default 0.0
+        Additive smoothing, ``alpha >= 0``.
+
+    Returns
+    -------
+    P : numpy.ndarray, shape (C, d)
+    priors : numpy.ndarray, shape (C,)
+
+    Examples
+    --------
+    >>> X = [[1, 0], [1, 1], [0, 0], [0, 1]]
+    >>> P, priors = estimate_binary(X, [0, 0, 1, 1], alpha=1.0)
+    >>> P
+    array([[0.75, 0.5 ],
+           [0.25, 0.5 ]])
+    >>> priors
+    array([0.5, 0.5])
+    """
+    X = check_binary(X, "X")
+    y = check_labels(y, X.shape[0])
+    alpha = check_alpha(alpha)
+    classes, y_index = np.unique(y, return_inverse=True)
+    onehot_y = np.eye(classes.size)[y_index]  # (N, C)
+    N_c = onehot_y.sum(axis=0)
+    N_ci = onehot_y.T @ X
+    P = (N_ci + alpha) / (N_c[:, None] + 2.0 * alpha)
+    return P, N_c / N_c.sum()
+
+
+def cube_corners(d):
+    """All ``2**d`` corners of the cube ``{0, 1}^d``, one per row.
+
+    Rows are in binary counting order with the first feature most significant,
+    so row ``r`` is the binary expansion of ``r``.
+
+    Parameters
+    ----------
+    d : int
+        Dimension, ``1 <= d <= 20``.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (2**d, d)
+
+    Examples
+    --------
+    >>> cube_corners(2)
+    array([[0, 0],
+           [0, 1],
+           [1, 0],
+           [1, 1]])
+    """
+    if isinstance(d, bool | np.bool_) or not isinstance(d, int | np.integer):
+        raise TypeError(f"d must be an integer dimension, got {d!r}")
+    if not 1 <= d <= MAX_CUBE_DIM:
+        raise ValueError(f"d must satisfy 1 <= d <= {MAX_CUBE_DIM}, got {d}")
+    r = np.arange(2**d)[:, None]
+    shifts = np.arange(d - 1, -1, -1)
+    return (r >> shifts) & 1
+
+
+def log_likelihood_binary(X, P):
+    """Log class-conditional probabilities ``ln P(x | ω_c)`` by the Bernoulli product.
+
+    Duda, Hart & Stork (2001), eq. 86, in log form: a sum of ``ln P[c, i]``
+    over the bits that are 1 and ``ln(1 - P[c, i])`` (via ``log1p``) over the bits
+    that are 0.  Probabilities of exactly 0 or 1 are handled exactly: an
+    impossible bit gives ``-inf``, never NaN.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+        Bits 0/1.
+    P : array_like, shape (C, d)
+        ``P[c, i] = P(x_i = 1 | ω_c)`` in [0, 1].
+
+    Returns
+    -------
+    numpy.ndarray, shape (N, C)
+
+    Examples
+    --------
+    >>> np.exp(log_likelihood_binary([[1, 0]], [[0.8, 0.5], [1.0, 1.0]]))
+    array([[0.4, 0. ]])
+    """
+    X = check_binary(X, "X")
+    P = check_probabilities(P, "P")
+    if P.ndim != 2 or P.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"P must have shape (C, {X.shape[1]}) to match X with {X.shape[1]} features, "
+            f"got shape {P.shape}"
+        )
+    on = X[:, None, :] == 1  # (N, 1, d)
+    terms = np.where(on, _log(P)[None], _log1m(P)[None])  # (N, C, d)
+    return terms.sum(axis=2)
+
+
+def log_joint_binary(X, P, priors):
+    """``ln P(x | ω_c) + ln P(ω_c)`` for every row of ``X`` and every class.
+
+    This is ``g_c(x)`` of Duda, Hart & Stork (2001), eq. 87, computed directly
+    from the Bernoulli product rather than from the linear weights, so it is
+    exact when a probability is 0 or 1.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    P : array_like, shape (C, d)
+    priors : array_like, shape (C,)
+
+    Returns
+    -------
+    numpy.ndarray, shape (N, C)
+
+    Examples
+    --------
+    >>> np.round(log_joint_binary([[1]], [[0.5], [0.25]], [0.5, 0.5]), 4)
+    array([[-1.3863, -2.0794]])
+    """
+    ll = log_likelihood_binary(X, P)
+    return ll + _log(_check_priors(priors, ll.shape[1]))[None, :]
+
+
+def _raise_if_undefined(log_joint: np.ndarray, name: str) -> None:
+    dead = np.all(np.isneginf(log_joint), axis=-1)
+    if dead.any():
+        rows = np.flatnonzero(dead)
+        raise ValueError(
+            f"the posterior is undefined for {name} row(s) {rows[:10].tolist()}"
+            f"{' ...' if rows.size > 10 else ''}: every class gives them probability 0"
+        )
+
+
+def log_posterior_binary(X, P, priors):
+    """Log posteriors ``ln P(ω_c | x)`` for independent binary features.
+
+    The log joint of :func:`log_joint_binary` normalised with ``logsumexp``.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    P : array_like, shape (C, d)
+    priors : array_like, shape (C,)
+
+    Returns
+    -------
+    numpy.ndarray, shape (N, C)
+        ``exp`` of each row sums to 1.
+
+    Raises
+    ------
+    ValueError
+        If for some row every class has probability 0 (the posterior does not exist).
+
+    Examples
+    --------
+    >>> np.exp(log_posterior_binary([[1]], [[0.6], [0.2]], [0.5, 0.5]))
+    array([[0.75, 0.25]])
+    """
+    lj = log_joint_binary(X, P, priors)
+    _raise_if_undefined(lj, "X")
+    return lj - logsumexp(lj, axis=1, keepdims=True)
+
+
+def log_posterior_ratio(X, p, q, prior1=0.5):
+    """``ln[P(ω_1 | x) / P(ω_2 | x)]`` from the product of Bernoulli terms.
+
+    The quantity that the two-class discriminant ``g(x)`` of
+    :func:`two_class_discriminant` reproduces linearly (Duda, Hart & Stork
+    2001, eqs. 89–91), computed here without the linear form so that ``p`` or
+    ``q`` may be 0 or 1: the result is ``+inf`` when only ``ω_2`` is ruled out
+    and ``-inf`` when only ``ω_1`` is.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d) or (d,)
+        Bits 0/1; a single vector gives a scalar-shaped result.
+    p, q : array_like, shape (d,)
+        ``P(x_i = 1 | ω_1)`` and ``P(x_i = 1 | ω_2)``.
+    prior1 : float, default 0.5
+
+    Returns
+    -------
+    numpy.ndarray, shape (N,), or float for a single vector
+
+    Raises
+    ------
+    ValueError
+        If both classes give some row probability 0 (the ratio is undefined).
+
+    Examples
+    --------
+    >>> round(float(log_posterior_ratio([1, 1, 1], [0.8] * 3, [0.5] * 3)), 4)
+    1.41
+    >>> log_posterior_ratio([0, 1], [1.0, 0.5], [0.5, 0.5])
+    -inf
+    """
+    X_arr = check_binary(X, "X", ndim=None)
+    if X_arr.ndim not in (1, 2):
+        raise ValueError(f"X must be 1-d or 2-d, got shape {X_arr.shape}")
+    single = X_arr.ndim == 1
+    p = check_probabilities(p, "p")
+    q = check_probabilities(q, "q")
+    if p.ndim != 1:
+        raise ValueError(f"p must be a 1-d array of d feature probabilities, got shape {p.shape}")
+    check_same_shape(p, q, "p", "q")
+    pr = _check_prior1(prior1)
+    lj = log_joint_binary(np.atleast_2d(X_arr), np.stack([p, q]), [pr, 1.0 - pr])
+    _raise_if_undefined(lj, "X")
+    with np.errstate(invalid="ignore"):  # inf - inf cannot occur after the check above
+        ratio = lj[:, 0] - lj[:, 1]
+    return float(ratio[0]) if single else ratio
+
+
+def linear_discriminant(X, W, w0):
+    """Evaluate linear discriminants ``g(x) = W·x + w0`` on rows of ``X``.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    W : array_like, shape (C, d) or (d,)
+        A weight matrix (one row per class) or a single two-class weight vector.
+    w0 : array_like, shape (C,) or ()
+
+    Returns
+    -------
+    numpy.ndarray, shape (N, C) or (N,)
+
+    Examples
+    --------
+    >>> linear_discriminant([[1, 0], [1, 1]], [1.0, -2.0], 0.5)
+    array([ 1.5, -0.5])
+    """
+    X = _as_float_features(X)
+    W = np.asarray(W, dtype=np.float64)
+    if W.shape[-1] != X.shape[1]:
+        raise ValueError(
+            f"W must have {X.shape[1]} columns to match X, got shape {W.shape}"
+        )
+    return X @ W.T + np.asarray(w0, dtype=np.float64)
+
+
+def _as_float_features(X) -> np.ndarray:
+    """Binary feature matrix as float64 (helper for matrix products)."""
+    return check_binary(X, "X").astype(np.float64)
+
+
+def decide(X, W, w0):
+    """Bayes decisions from linear discriminants: the index of the largest ``g_c(x)``.
+
+    Ties go to the smallest class index.  For a two-class weight vector
+    ``W`` of shape (d,) the decision is 0 (``ω_1``) when ``g(x) > 0`` and 1
+    (``ω_2``) otherwise.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    W : array_like, shape (C, d) or (d,)
+    w0 : array_like, shape (C,) or ()
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (N,)
+
+    Examples
+    --------
+    >>> W, w0 = binary_discriminant([[0.9, 0.1], [0.2, 0.7]], [0.5, 0.5])
+    >>> decide(cube_corners(2), W, w0)
+    array([1, 1, 0, 1])
+    """
+    g = linear_discriminant(X, W, w0)
+    if g.ndim == 1:
+        return np.where(g > 0, 0, 1).astype(np.int64)
+    return np.argmax(g, axis=1).astype(np.int64)
