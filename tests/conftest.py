@@ -1,0 +1,49 @@
+"""Shared fixtures: the project root and the built HTML book."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def root():
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def book_config():
+    return yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+
+
+def toc_files():
+    """The book's documents in table-of-contents order, as paths without suffix."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    found = [toc["root"]]
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                found.append(node["file"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk({k: v for k, v in toc.items() if k != "root"})
+    return found
+
+
+@pytest.fixture(scope="session")
+def built_book():
+    """The ``_build/html`` folder, built now if ``make book`` has not built it."""
+    if not (HTML / "index.html").exists():
+        subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py")], cwd=ROOT,
+                       check=True)
+    return HTML

@@ -1,0 +1,153 @@
+"""The built book: every page present, self-contained, light, with correct launch links."""
+
+import re
+import subprocess
+import sys
+import urllib.parse
+from html.parser import HTMLParser
+
+import pytest
+from conftest import ROOT, toc_files
+
+sys.path.insert(0, str(ROOT / "tools"))
+import build_book  # noqa: E402
+
+PAGE_BUDGET = 3_000_000
+
+
+def pages(html_root):
+    return [html_root / f"{doc}.html" for doc in toc_files()]
+
+
+def test_every_toc_entry_has_a_page(built_book):
+    missing = [p for p in pages(built_book) if not p.exists()]
+    assert not missing, f"pages not built: {missing}"
+
+
+class ResourceParser(HTMLParser):
+    """Collect the URLs a page loads by itself (not the links a reader clicks)."""
+
+    LOADING = {"script": "src", "img": "src", "iframe": "src", "source": "src",
+               "video": "src", "audio": "src", "embed": "src"}
+
+    def __init__(self):
+        super().__init__()
+        self.loaded = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and set((attrs.get("rel") or "").split()) & {"stylesheet", "preload",
+                                                                      "icon", "modulepreload"}:
+            self.loaded.append(attrs.get("href") or "")
+        elif tag in self.LOADING and attrs.get(self.LOADING[tag]):
+            self.loaded.append(attrs[self.LOADING[tag]])
+
+
+def loaded_urls(page):
+    parser = ResourceParser()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.loaded
+
+
+def test_pages_load_nothing_from_the_network(built_book):
+    offenders = {}
+    for page in pages(built_book):
+        remote = [u for u in loaded_urls(page) if re.match(r"(https?:)?//", u)]
+        if remote:
+            offenders[page.name] = remote
+    assert not offenders, f"resources loaded from the network: {offenders}"
+
+
+def test_mathjax_is_served_locally(built_book):
+    with_math = [p for p in pages(built_book) if 'class="math' in p.read_text(encoding="utf-8")]
+    assert with_math, "no page of the book contains mathematics"
+    for page in with_math:
+        scripts = [u for u in loaded_urls(page) if "mathjax" in u.lower()]
+        assert scripts, f"{page.name}: mathematics but no MathJax script"
+        for src in scripts:
+            assert (page.parent / src).resolve().is_file(), f"{page.name}: {src} not in the build"
+
+
+def page_weight(page):
+    """Bytes of the page's HTML plus the images it references from the build."""
+    html = page.read_text(encoding="utf-8")
+    total = len(html.encode())
+    for src in set(re.findall(r'<img[^>]*\bsrc="([^"]+)"', html)):
+        if not src.startswith("data:"):
+            path = (page.parent / urllib.parse.unquote(src)).resolve()
+            total += path.stat().st_size if path.is_file() else 0
+    return total
+
+
+def test_no_page_is_over_budget(built_book):
+    weights = {p.name: page_weight(p) for p in pages(built_book)}
+    heavy = {name: w for name, w in weights.items() if w > PAGE_BUDGET}
+    assert not heavy, f"pages over {PAGE_BUDGET} bytes: {heavy}"
+
+
+def binder_links(page):
+    return re.findall(r'href="(https://mybinder\.org/v2/gh/[^"]+)"',
+                      page.read_text(encoding="utf-8"))
+
+
+def repository_slug(book_config):
+    url = book_config["repository"]["url"].rstrip("/")
+    assert url.startswith("https://github.com/"), url
+    return url.removeprefix("https://github.com/")
+
+
+def test_binder_links_open_the_pages_own_notebook(built_book, book_config):
+    slug, branch = repository_slug(book_config), book_config["repository"]["branch"]
+    notebooks = [doc for doc in toc_files() if (ROOT / f"{doc}.ipynb").exists()]
+    if not notebooks:
+        pytest.fail("the table of contents lists no notebooks")
+    for doc in notebooks:
+        links = binder_links(built_book / f"{doc}.html")
+        assert links, f"{doc}: no Binder launch link"
+        for link in links:
+            parsed = urllib.parse.urlparse(link)
+            assert parsed.path == f"/v2/gh/{slug}/{branch}", f"{doc}: {link}"
+            query = urllib.parse.unquote(parsed.query)
+            assert query.endswith(f"{doc}.ipynb"), f"{doc}: Binder opens {query}"
+
+
+def test_readme_badge_points_at_the_configured_repository(book_config):
+    slug, branch = repository_slug(book_config), book_config["repository"]["branch"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    badges = re.findall(r"\(https://mybinder\.org/v2/gh/([^)?]+)", readme)
+    assert badges, "README has no Binder badge"
+    assert all(b == f"{slug}/{branch}" for b in badges), badges
+
+
+def test_broken_toc_entry_is_reported_by_file_name(tmp_path):
+    toc = tmp_path / "_toc.yml"
+    toc.write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/no_such_chapter\n")
+    problems = build_book.toc_problems(toc)
+    assert len(problems) == 1
+    assert "_toc.yml:4" in problems[0] and "book/no_such_chapter" in problems[0]
+
+
+def test_intact_toc_has_no_problems():
+    assert build_book.toc_problems(ROOT / "_toc.yml") == []
+
+
+STALE_NOTEBOOK = """{
+ "cells": [
+  {"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {}, "source": ["x = 20 + 1"], "outputs": []},
+  {"cell_type": "code", "execution_count": 2, "id": "b", "metadata": {}, "source": ["x * 2"],
+   "outputs": [{"data": {"text/plain": ["41"]}, "execution_count": 2, "metadata": {}, "output_type": "execute_result"}]}
+ ],
+ "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+ "nbformat": 4, "nbformat_minor": 5
+}"""
+
+
+def test_stale_stored_output_fails_nbval_naming_notebook_and_cell(tmp_path):
+    nb = tmp_path / "stale_chapter.ipynb"
+    nb.write_text(STALE_NOTEBOOK)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval",
+                          "-o", "addopts=", "-o", "testpaths=", str(nb)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert run.returncode == 1, run.stdout[-2000:]
+    assert "stale_chapter.ipynb::Cell 1" in run.stdout
+    assert "42" in run.stdout and "41" in run.stdout

@@ -1,0 +1,129 @@
+"""Every page of the built book, loaded in headless Chromium with the network cut off.
+
+Drives Debian's Chromium (``/usr/bin/chromium``) with Playwright.  Only requests to the
+local server are allowed.  For every page: no console errors, no failed requests, every
+image decoded, mathematics typeset by the local MathJax, and on pages with interactive
+figures, moving a control changes the displayed image.  A screenshot of each page is
+saved in ``_build/screenshots`` for a person to look at.
+"""
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, toc_files
+
+CHROMIUM = Path(os.environ.get("NBCOURSE_CHROMIUM", "/usr/bin/chromium"))
+SHOTS = ROOT / "_build" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.browser
+
+
+def _browser_missing():
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed"
+    return None
+
+
+@pytest.fixture(scope="module")
+def server(built_book):
+    handler = functools.partial(QuietHandler, directory=str(built_book))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = _browser_missing()
+    if reason:
+        if os.environ.get("NBCOURSE_REQUIRE_BROWSER"):
+            pytest.fail(f"browser tests are required here but {reason}")
+        pytest.skip(f"browser tests skipped: {reason}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def screenshots():
+    shutil.rmtree(SHOTS, ignore_errors=True)
+    SHOTS.mkdir(parents=True)
+    print(f"\nscreenshots of every page: {SHOTS}")
+    return SHOTS
+
+
+class PageVisit:
+    """A page opened in a fresh context that records errors and blocked requests."""
+
+    def __init__(self, browser, server, doc):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.errors, self.failed, self.blocked = [], [], []
+        self.context.route("**/*", self._route(server))
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} {r.failure}"))
+        self.page.goto(f"{server}/{doc}.html", wait_until="load")
+        self.page.wait_for_function(
+            "() => !window.MathJax || (MathJax.startup && MathJax.startup.promise"
+            " && (MathJax.startup.promise.then(() => window.__typeset = true), window.__typeset))",
+            timeout=20_000)
+
+    def _route(self, server):
+        def handle(route):
+            if route.request.url.startswith(server):
+                route.continue_()
+            else:
+                self.blocked.append(route.request.url)
+                route.abort()
+        return handle
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.mark.parametrize("doc", toc_files())
+def test_page_renders_offline(browser, server, screenshots, doc):
+    visit = PageVisit(browser, server, doc)
+    try:
+        page = visit.page
+        assert not visit.errors, f"console errors: {visit.errors}"
+        assert not visit.blocked, f"requests to the network: {visit.blocked}"
+        assert not visit.failed, f"failed requests: {visit.failed}"
+        broken = page.eval_on_selector_all(
+            "img", "imgs => imgs.filter(i => !(i.complete && i.naturalWidth > 0))"
+                   ".map(i => i.getAttribute('src').slice(0, 80))")
+        assert not broken, f"images that did not load: {broken}"
+        has_math = page.locator(".math").count() > 0
+        if has_math:
+            assert page.locator("mjx-container").count() > 0, "mathematics was not typeset"
+        text = page.eval_on_selector(
+            "article", "a => { const c = a.cloneNode(true);"
+                       " c.querySelectorAll('pre, code, script, mjx-container, .highlight')"
+                       ".forEach(e => e.remove()); return c.innerText; }")
+        for raw in ("$$", "\\(", "\\["):
+            assert raw not in text, f"raw mathematics {raw!r} left in the page text"
+        page.screenshot(path=str(screenshots / f"{doc.replace('/', '__')}.png"), full_page=True)
+    finally:
+        visit.close()
