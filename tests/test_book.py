@@ -151,3 +151,62 @@ def test_stale_stored_output_fails_nbval_naming_notebook_and_cell(tmp_path):
     assert run.returncode == 1, run.stdout[-2000:]
     assert "stale_chapter.ipynb::Cell 1" in run.stdout
     assert "42" in run.stdout and "41" in run.stdout
+
+
+class ImageParser(HTMLParser):
+    """Collect the ``src`` and ``alt`` of every image in a page's article."""
+
+    def __init__(self):
+        super().__init__()
+        self.images, self.depth = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "article":
+            self.depth += 1
+        elif tag == "img" and self.depth:
+            self.images.append((attrs.get("src", ""), (attrs.get("alt") or "").strip()))
+
+    def handle_endtag(self, tag):
+        if tag == "article":
+            self.depth -= 1
+
+
+def article_images(page):
+    parser = ImageParser()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.images
+
+
+def test_every_figure_has_alt_text(built_book):
+    missing = {}
+    for page in pages(built_book):
+        bad = [src[:60] for src, alt in article_images(page)
+               if not alt or alt.endswith((".png", ".svg", ".jpg")) or "_images/" in alt]
+        if bad:
+            missing[page.name] = bad
+    assert not missing, f"images without real alt text: {missing}"
+
+
+def test_every_notebook_figure_has_a_caption(built_book):
+    uncaptioned = {}
+    for doc in toc_files():
+        if not (ROOT / f"{doc}.ipynb").exists():
+            continue
+        html = (built_book / f"{doc}.html").read_text(encoding="utf-8")
+        outputs = re.findall(r'<div class="cell_output[^"]*">(.*?)</div>\s*</div>', html, re.S)
+        bare = [o for o in outputs if "<img" in o and "<figcaption" not in o]
+        if bare:
+            uncaptioned[doc] = len(bare)
+    assert not uncaptioned, f"figure outputs without a caption: {uncaptioned}"
+
+
+def test_figures_are_opaque_so_they_read_in_dark_mode(built_book):
+    import matplotlib.image as mpimg
+
+    translucent = []
+    for png in sorted((built_book / "_images").glob("*.png")):
+        pixels = mpimg.imread(png)
+        if pixels.ndim == 3 and pixels.shape[2] == 4 and float(pixels[..., 3].min()) < 1.0:
+            translucent.append(png.name)
+    assert not translucent, f"figures with transparent backgrounds: {translucent}"
