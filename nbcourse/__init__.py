@@ -39,6 +39,47 @@ __all__ += [
 # --- naive_bayes.py: the categorical and product-of-Bernoullis models ---
 
 # --- onehot.py: Williams (2024) analysis of Q^{-j} ---
+from .onehot import (  # noqa: E402
+    categorical_linear_weights,
+    f_j,
+    guaranteed_more_extreme,
+    linear_score,
+    log_f_j,
+    log_posterior_categorical,
+    log_posterior_pob,
+    log_q_minus_all,
+    log_q_minus_j,
+    lower_bound,
+    pob_linear_weights,
+    posterior_categorical,
+    posterior_pob,
+    posterior_table,
+    q_minus_j,
+    q_minus_j_at_centre,
+    theta_at_centre,
+    upper_bound,
+)
+
+__all__ += [
+    "categorical_linear_weights",
+    "f_j",
+    "guaranteed_more_extreme",
+    "linear_score",
+    "log_f_j",
+    "log_posterior_categorical",
+    "log_posterior_pob",
+    "log_q_minus_all",
+    "log_q_minus_j",
+    "lower_bound",
+    "pob_linear_weights",
+    "posterior_categorical",
+    "posterior_pob",
+    "posterior_table",
+    "q_minus_j",
+    "q_minus_j_at_centre",
+    "theta_at_centre",
+    "upper_bound",
+]
 
 # --- experiments.py: Williams (2024) §3 experiments ---
 
