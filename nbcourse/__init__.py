@@ -36,6 +36,33 @@ __all__ += [
     "two_class_discriminant",
 ]
 
+# --- sampling.py: counting feature vectors, sampling binary naive Bayes data ---
+from .sampling import (  # noqa: E402
+    bernoulli_estimate_mse,
+    count_empty_cells,
+    expected_empty_cells,
+    n_feature_vectors,
+    n_parameters_joint,
+    n_parameters_naive,
+    sample_binary_features,
+    sample_binary_naive_bayes,
+    sample_labels,
+    sample_uniform_codes,
+)
+
+__all__ += [
+    "bernoulli_estimate_mse",
+    "count_empty_cells",
+    "expected_empty_cells",
+    "n_feature_vectors",
+    "n_parameters_joint",
+    "n_parameters_naive",
+    "sample_binary_features",
+    "sample_binary_naive_bayes",
+    "sample_labels",
+    "sample_uniform_codes",
+]
+
 # --- naive_bayes.py: the categorical and product-of-Bernoullis models ---
 
 # --- onehot.py: Williams (2024) analysis of Q^{-j} ---
