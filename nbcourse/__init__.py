@@ -64,6 +64,23 @@ __all__ += [
 ]
 
 # --- naive_bayes.py: the categorical and product-of-Bernoullis models ---
+from .naive_bayes import (  # noqa: E402
+    CategoricalNB,
+    ProductOfBernoullisNB,
+    find_one_hot_groups,
+    one_hot,
+    one_hot_groups,
+    variance_inflation_factors,
+)
+
+__all__ += [
+    "CategoricalNB",
+    "ProductOfBernoullisNB",
+    "find_one_hot_groups",
+    "one_hot",
+    "one_hot_groups",
+    "variance_inflation_factors",
+]
 
 # --- onehot.py: Williams (2024) analysis of Q^{-j} ---
 from .onehot import (  # noqa: E402

@@ -1,0 +1,307 @@
+"""Tests for nbcourse.naive_bayes, with scikit-learn as the independent oracle.
+
+scikit-learn's CategoricalNB / BernoulliNB (force_alpha=True so tiny alphas are kept) and
+OneHotEncoder give the expected values; the one-hot analysis of Williams (2024) is checked
+through nbcourse.onehot, which is tested separately against brute-force products.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.linear_model import LinearRegression
+from sklearn.naive_bayes import BernoulliNB
+from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
+from sklearn.preprocessing import OneHotEncoder
+
+from nbcourse.naive_bayes import (
+    CategoricalNB,
+    ProductOfBernoullisNB,
+    find_one_hot_groups,
+    one_hot,
+    one_hot_groups,
+    variance_inflation_factors,
+)
+from nbcourse.onehot import log_posterior_categorical, log_posterior_pob
+
+ALPHAS = [1e-10, 1e-4, 0.3, 1.0, 2.5]
+FAST = settings(max_examples=200, deadline=None)
+
+
+def random_codes(rng, n, n_values, C):
+    """Codes with every value of every feature present, and labels with every class present."""
+    X = np.column_stack([rng.integers(0, V, size=n) for V in n_values])
+    X[: max(n_values)] = np.array([np.arange(max(n_values)) % V for V in n_values]).T
+    y = rng.integers(0, C, size=n)
+    y[:C] = np.arange(C)
+    return X, y
+
+
+# --- agreement with scikit-learn ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alpha", ALPHAS)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_categorical_matches_sklearn(alpha, seed):
+    rng = np.random.default_rng(seed)
+    n_values = [2, 3, 5, 4]
+    X, y = random_codes(rng, 120, n_values, C=4)
+    X_test, _ = random_codes(rng, 300, n_values, C=4)
+    ours = CategoricalNB(alpha=alpha).fit(X, y)
+    sk = SkCategoricalNB(alpha=alpha, force_alpha=True).fit(X, y)
+    assert_array_equal(ours.classes_, sk.classes_)
+    assert_array_equal(ours.class_count_, sk.class_count_)
+    assert_allclose(ours.class_log_prior_, sk.class_log_prior_, atol=1e-12)
+    assert_array_equal(ours.n_categories_, sk.n_categories_)
+    for a, b in zip(ours.feature_log_prob_, sk.feature_log_prob_, strict=True):
+        assert_allclose(a, b, atol=1e-12)
+    assert_allclose(ours.predict_log_proba(X_test), sk.predict_log_proba(X_test), atol=1e-10)
+    assert_allclose(ours.predict_proba(X_test), sk.predict_proba(X_test), atol=1e-10)
+    assert_array_equal(ours.predict(X_test), sk.predict(X_test))
+
+
+@pytest.mark.parametrize("alpha", ALPHAS)
+def test_pob_on_one_hot_bits_matches_sklearn_bernoulli(alpha):
+    rng = np.random.default_rng(3)
+    n_values = [3, 2, 4]
+    X, y = random_codes(rng, 150, n_values, C=3)
+    X_test, _ = random_codes(rng, 200, n_values, C=3)
+    B, B_test = one_hot(X, n_values), one_hot(X_test, n_values)
+    ours = ProductOfBernoullisNB(alpha=alpha).fit(B, y)
+    sk = BernoulliNB(alpha=alpha, force_alpha=True, binarize=None).fit(B, y)
+    assert_allclose(ours.feature_log_prob_, sk.feature_log_prob_, atol=1e-12)
+    assert_allclose(ours.class_log_prior_, sk.class_log_prior_, atol=1e-12)
+    assert_array_equal(ours.feature_count_, sk.feature_count_)
+    assert_allclose(ours.predict_log_proba(B_test), sk.predict_log_proba(B_test), atol=1e-10)
+    assert_array_equal(ours.predict(B_test), sk.predict(B_test))
+
+
+@pytest.mark.parametrize("alpha", [1e-10, 1.0])
+def test_pob_on_general_bits_matches_sklearn_bernoulli(alpha):
+    rng = np.random.default_rng(4)
+    B = rng.integers(0, 2, size=(80, 7))
+    y = np.array(["x", "y", "z"])[rng.integers(0, 3, size=80)]
+    B_test = rng.integers(0, 2, size=(50, 7))
+    ours = ProductOfBernoullisNB(alpha=alpha).fit(B, y)
+    sk = BernoulliNB(alpha=alpha, force_alpha=True, binarize=None).fit(B, y)
+    assert_allclose(ours.predict_log_proba(B_test), sk.predict_log_proba(B_test), atol=1e-10)
+    assert_array_equal(ours.predict(B_test), sk.predict(B_test))
+
+
+def test_neg_log_prob_is_exact_complement():
+    B = np.array([[1, 1], [1, 1], [1, 0], [0, 0]])
+    m = ProductOfBernoullisNB(alpha=1e-3).fit(B, [0, 0, 0, 1])
+    p = (np.array([[3, 2], [0, 0]]) + 1e-3) / (np.array([[3], [1]]) + 2e-3)
+    assert_allclose(np.exp(m.feature_log_prob_), p, rtol=1e-14)
+    assert_allclose(np.exp(m.feature_log_prob_neg_), 1 - p, rtol=1e-12)
+
+
+# --- Williams (2024): the two models on one categorical feature --------------------------------
+
+
+@FAST
+@given(
+    K=st.integers(2, 6),
+    C=st.integers(2, 4),
+    alpha=st.sampled_from([0.0, 1e-10, 0.5, 1.0]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_one_feature_models_are_eqs_2_and_3(K, C, alpha, seed):
+    rng = np.random.default_rng(seed)
+    X, y = random_codes(rng, 40, [K], C)
+    cat = CategoricalNB(alpha=alpha).fit(X, y)
+    pob = ProductOfBernoullisNB(alpha=alpha).fit(one_hot(X, K), y)
+    pi = np.exp(cat.class_log_prior_)
+    theta = np.exp(cat.feature_log_prob_[0])  # (C, K)
+    if alpha == 0.0:
+        # Williams (2024), §1: with maximum likelihood the PoB parameters equal the categorical ones
+        assert_allclose(np.exp(pob.feature_log_prob_), theta, rtol=1e-13)
+    assert_allclose(pob.class_log_prior_, cat.class_log_prior_, rtol=0, atol=0)
+    for j in range(K):
+        row = np.array([[j]])
+        try:
+            expected_cat = log_posterior_categorical(pi, theta, j)
+        except ValueError:
+            with pytest.raises(ValueError, match="undefined"):
+                cat.predict_log_proba(row)
+            continue
+        assert_allclose(cat.predict_log_proba(row)[0], expected_cat, atol=1e-10)
+        if alpha == 0.0:
+            assert_allclose(
+                pob.predict_log_proba(one_hot(row, K))[0],
+                log_posterior_pob(pi, theta, j),
+                atol=1e-10,
+            )
+
+
+def test_alpha_zero_unseen_value_gives_exact_zero_probability():
+    X = [[0, 0], [1, 0], [1, 1], [2, 1]]
+    y = [0, 0, 1, 1]
+    m = CategoricalNB(alpha=0.0).fit(X, y)
+    # x = (0, 1): class 0 never had x1 = 1, class 1 never had x0 = 0 -> undefined
+    with pytest.raises(ValueError, match=r"posterior is undefined for X row\(s\) \[1\]"):
+        m.predict_proba([[1, 0], [0, 1]])
+    assert_array_equal(m.predict_proba([[0, 0]]), [[1.0, 0.0]])
+    b = ProductOfBernoullisNB(alpha=0.0).fit(one_hot(X), y)
+    assert_array_equal(b.predict_proba(one_hot([[0, 0]], [3, 2])), [[1.0, 0.0]])
+
+
+def test_sklearn_conventions():
+    X, y = [[0, 1], [1, 0], [1, 1]], ["u", "v", "v"]
+    m = CategoricalNB(alpha=0.5)
+    assert m.fit(X, y) is m
+    assert m.get_params() == {"alpha": 0.5, "n_values": None}
+    assert m.score(X, y) == pytest.approx(np.mean(m.predict(X) == np.array(y)))
+    assert ProductOfBernoullisNB().get_params() == {"alpha": 1.0}
+
+
+def test_n_values_declares_unseen_categories():
+    m = CategoricalNB(alpha=1.0, n_values=[4, 2]).fit([[0, 1], [1, 0]], [0, 1])
+    assert_array_equal(m.n_categories_, [4, 2])
+    assert m.feature_log_prob_[0].shape == (2, 4)
+    # x0 = 3 was never seen but is declared: smoothed (0 + 1) / (1 + 4) in both classes
+    assert_allclose(np.exp(m.feature_log_prob_[0][:, 3]), [0.2, 0.2])
+    assert_allclose(m.predict_proba([[3, 1]]), [[2 / 3, 1 / 3]])
+
+
+# --- one-hot encoding -------------------------------------------------------------------------
+
+
+def test_one_hot_matches_sklearn_encoder():
+    rng = np.random.default_rng(5)
+    n_values = [3, 1, 4, 2]
+    X, _ = random_codes(rng, 30, n_values, C=2)
+    enc = OneHotEncoder(categories=[list(range(V)) for V in n_values], sparse_output=False)
+    B, groups = one_hot(X, n_values, return_groups=True)
+    assert_array_equal(B, enc.fit_transform(X))
+    assert B.dtype == np.int64
+    assert [g.tolist() for g in groups] == [[0, 1, 2], [3], [4, 5, 6, 7], [8, 9]]
+    for i, g in enumerate(groups):
+        assert_array_equal(B[:, g].sum(axis=1), 1)
+        assert_array_equal(B[:, g].argmax(axis=1), X[:, i])
+    assert_array_equal(one_hot(X), B)  # inferred n_values: every value appears
+    assert [g.tolist() for g in one_hot_groups(n_values)] == [g.tolist() for g in groups]
+
+
+def test_one_hot_int_n_values():
+    assert_array_equal(one_hot([[1]], 3), [[0, 1, 0]])
+
+
+# --- finding one-hot groups in a bare table ---------------------------------------------------
+
+
+def test_find_one_hot_groups_recovers_shuffled_blocks():
+    rng = np.random.default_rng(11)
+    n = 200
+    X = np.column_stack([rng.integers(0, 3, n), rng.integers(0, 4, n)])
+    binary = rng.integers(0, 2, size=(n, 3))
+    table = np.column_stack([one_hot(X, [3, 4]), binary])  # blocks 0-2, 3-6; bits 7-9
+    perm = rng.permutation(table.shape[1])
+    shuffled = table[:, perm]
+    where = np.argsort(perm)  # original column -> new position
+    expected = sorted([sorted(where[[0, 1, 2]].tolist()), sorted(where[[3, 4, 5, 6]].tolist())])
+    got = [g.tolist() for g in find_one_hot_groups(shuffled)]
+    assert got == expected
+
+
+def test_find_one_hot_groups_none_in_random_bits():
+    rng = np.random.default_rng(12)
+    assert find_one_hot_groups(rng.integers(0, 2, size=(100, 6))) == []
+
+
+def test_find_one_hot_groups_documented_limits():
+    rng = np.random.default_rng(13)
+    z = rng.integers(0, 2, size=60)
+    other = rng.integers(0, 2, size=60)
+    # a bit and its complement form a one-hot code of a two-valued variable
+    got = find_one_hot_groups(np.column_stack([z, other, 1 - z]))
+    assert [g.tolist() for g in got] == [[0, 2]]
+    # an unobserved category (all-zero column) and a constant column are not reported
+    B = np.column_stack([one_hot(rng.integers(0, 2, size=(60, 1)), 3), np.ones(60, int)])
+    assert [g.tolist() for g in find_one_hot_groups(B)] == [[0, 1]]
+
+
+def test_find_one_hot_groups_budget_warns():
+    X = np.array([[0], [1], [2], [3]] * 5)
+    with pytest.warns(UserWarning, match="search budget max_nodes=1 exhausted"):
+        assert find_one_hot_groups(one_hot(X), max_nodes=1) == []
+
+
+def test_variance_inflation_factors_against_sklearn_regression():
+    rng = np.random.default_rng(14)
+    B = rng.integers(0, 2, size=(300, 4))
+    vif = variance_inflation_factors(B)
+    for k in range(4):
+        others = np.delete(B, k, axis=1)
+        r2 = LinearRegression().fit(others, B[:, k]).score(others, B[:, k])
+        assert vif[k] == pytest.approx(1 / (1 - r2), rel=1e-9)
+    block = np.column_stack([B, one_hot(rng.integers(0, 3, size=(300, 1)))])
+    vif2 = variance_inflation_factors(block)
+    assert np.isinf(vif2[4:]).all() and np.isfinite(vif2[:4]).all()
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("X", "exc", "match"),
+    [
+        ([[0, 1.5]], ValueError, r"X must contain integer category codes.*entry \(0, 1\) is 1.5"),
+        ([[0, -1]], ValueError, r"X must contain non-negative category codes.*is -1"),
+        ([["a", "b"]], TypeError, "X must contain real numbers"),
+        ([[0, np.nan]], ValueError, "X must not contain NaN"),
+        ([0, 1], ValueError, r"X must be a 2-d array, got 1-d"),
+    ],
+)
+def test_categorical_bad_codes(X, exc, match):
+    with pytest.raises(exc, match=match):
+        CategoricalNB().fit(X, [0] * len(X))
+    with pytest.raises(exc, match=match):
+        one_hot(X)
+
+
+def test_categorical_predict_code_beyond_n_categories():
+    m = CategoricalNB().fit([[0, 1], [1, 0]], [0, 1])
+    with pytest.raises(
+        ValueError,
+        match=r"X\[1, 0\] = 2 is not a valid code for feature 0, which has 2 categories "
+        r"\(codes 0..1, learned in fit\)",
+    ):
+        m.predict([[0, 0], [2, 0]])
+    with pytest.raises(ValueError, match=r"X must have 2 columns \(as in fit\), got 3"):
+        m.predict([[0, 0, 0]])
+    with pytest.raises(ValueError, match="n_values"):
+        CategoricalNB(n_values=[1, 2]).fit([[0, 1], [1, 0]], [0, 1])
+    with pytest.raises(ValueError, match=r"X\[0, 1\] = 3 is not a valid code.*from n_values"):
+        one_hot([[0, 3]], n_values=[2, 3])
+    with pytest.raises(ValueError, match="n_values must be an int or a sequence of 2 ints"):
+        one_hot([[0, 1]], n_values=[2.5, 3])
+
+
+def test_bad_bits_labels_empty_alpha():
+    with pytest.raises(ValueError, match=r"B must contain only 0 and 1; entry \(1, 0\) is 2"):
+        ProductOfBernoullisNB().fit([[0, 1], [2, 0]], [0, 1])
+    m = ProductOfBernoullisNB().fit([[0, 1], [1, 0]], [0, 1])
+    with pytest.raises(ValueError, match="B must contain only 0 and 1"):
+        m.predict_proba([[0.5, 1]])
+    with pytest.raises(ValueError, match="y must contain at least 2 distinct classes, got 1"):
+        CategoricalNB().fit([[0], [1]], ["a", "a"])
+    with pytest.raises(ValueError, match="y must contain at least 2 distinct classes"):
+        ProductOfBernoullisNB().fit([[0], [1]], [1, 1])
+    with pytest.raises(ValueError, match="X must not be empty"):
+        CategoricalNB().fit(np.zeros((0, 2), dtype=int), [])
+    with pytest.raises(ValueError, match="B must not be empty"):
+        ProductOfBernoullisNB().fit(np.zeros((0, 2)), [])
+    with pytest.raises(ValueError, match=r"alpha must be a finite number >= 0, got -0.5"):
+        CategoricalNB(alpha=-0.5).fit([[0], [1]], [0, 1])
+    with pytest.raises(ValueError, match=r"alpha must be a finite number >= 0"):
+        ProductOfBernoullisNB(alpha=-1).fit([[0], [1]], [0, 1])
+    with pytest.raises(ValueError, match="not fitted yet"):
+        CategoricalNB().predict([[0]])
+    with pytest.raises(ValueError, match=r"y must have one label per row of X \(2\), got 1"):
+        CategoricalNB().fit([[0], [1]], [0])
+    with pytest.raises(ValueError, match="B must contain only 0 and 1"):
+        find_one_hot_groups([[0, 3]])
+    with pytest.raises(ValueError, match="n_values must be a 1-d sequence of ints >= 1"):
+        one_hot_groups([2, 0])
