@@ -1,0 +1,148 @@
+"""Tests for nbcourse._validation: every validator accepts good input unchanged and refuses
+bad input with a message naming the argument, what was expected and what was given."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from nbcourse._validation import (
+    ROW_SUM_ATOL,
+    as_real_array,
+    check_alpha,
+    check_binary,
+    check_codes,
+    check_index,
+    check_labels,
+    check_n_categories,
+    check_ndim,
+    check_probabilities,
+    check_same_shape,
+    check_simplex,
+)
+
+
+def test_as_real_array():
+    out = as_real_array([True, 2, 3.5], "x")
+    assert out.dtype == np.float64
+    assert_array_equal(out, [1.0, 2.0, 3.5])
+    assert as_real_array([np.inf], "x")[0] == np.inf  # finiteness is the caller's business
+    with pytest.raises(TypeError, match=r"x must contain real numbers, got str"):
+        as_real_array("abc", "x")
+    with pytest.raises(TypeError, match="x must contain real numbers"):
+        as_real_array([1 + 2j], "x")
+    with pytest.raises(ValueError, match="x must not contain NaN"):
+        as_real_array([0.0, np.nan], "x")
+    with pytest.raises(ValueError, match="x must be a rectangular array of numbers"):
+        as_real_array([[1, 2], [3]], "x")
+
+
+def test_check_probabilities_boundaries():
+    assert_array_equal(check_probabilities([0, 1, 0.5], "p"), [0.0, 1.0, 0.5])
+    with pytest.raises(ValueError, match=r"p must contain probabilities in \[0, 1\]; entry \(0, 1\) is -1e-12"):
+        check_probabilities([[0.5, -1e-12]], "p")
+    with pytest.raises(ValueError, match=r"entry \(0,\) is inf"):
+        check_probabilities([np.inf], "p")
+
+
+def test_check_simplex_tolerance_is_1e_8():
+    assert ROW_SUM_ATOL == 1e-8
+    check_simplex([0.5, 0.5 + 0.9e-8], "theta")
+    with pytest.raises(
+        ValueError,
+        match=r"theta must have rows summing to 1 \(within 1e-08\) along its last axis; "
+        r"the vector sums to 1.1e-08 too many",
+    ):
+        check_simplex([0.5, 0.5 + 1.1e-8], "theta")
+    with pytest.raises(ValueError, match=r"row \(1, 0\) sums to 0.5 too few"):
+        check_simplex(np.array([[[1.0, 0.0]], [[0.25, 0.25]]]), "theta")
+    with pytest.raises(ValueError, match="theta must have at least one axis"):
+        check_simplex(1.0, "theta")
+    with pytest.raises(ValueError, match="sums to 0.1 too few"):
+        check_simplex([0.2, 0.7], "theta", atol=0.05)
+    check_simplex([0.2, 0.7], "theta", atol=0.2)
+
+
+def test_check_codes():
+    out = check_codes([[0, 3.0], [2, 1]], "X")
+    assert out.dtype == np.int64
+    assert_array_equal(out, [[0, 3], [2, 1]])
+    assert_array_equal(check_codes(np.array([[True, False]]), "X"), [[1, 0]])
+    with pytest.raises(ValueError, match=r"X must contain integer category codes 0, 1, 2, \.\.\.; entry \(1, 0\) is 0.5"):
+        check_codes([[0], [0.5]], "X")
+    with pytest.raises(ValueError, match=r"X must contain integer category codes.*is inf"):
+        check_codes([[np.inf]], "X")
+    with pytest.raises(ValueError, match=r"X must contain non-negative category codes.*entry \(0, 0\) is -2"):
+        check_codes([[-2]], "X")
+    with pytest.raises(ValueError, match="X must be a 2-d array, got 1-d array of shape"):
+        check_codes([1, 2], "X")
+    with pytest.raises(ValueError, match="X must not be empty"):
+        check_codes(np.empty((0, 2)), "X")
+    assert check_codes([3], "x", ndim=None).shape == (1,)
+
+
+def test_check_binary():
+    assert_array_equal(check_binary([[0.0, 1.0]], "B"), [[0, 1]])
+    with pytest.raises(ValueError, match=r"B must contain only 0 and 1; entry \(0, 2\) is -1"):
+        check_binary([[0, 1, -1]], "B")
+    with pytest.raises(ValueError, match="B must not be empty"):
+        check_binary(np.empty((3, 0)), "B")
+
+
+@pytest.mark.parametrize("good", [0, 0.0, 1e-10, 3, np.float32(0.5)])
+def test_check_alpha_accepts(good):
+    assert check_alpha(good) == float(good)
+
+
+@pytest.mark.parametrize(
+    ("bad", "exc", "match"),
+    [
+        (-1e-12, ValueError, r"alpha must be a finite number >= 0, got -1e-12"),
+        (np.nan, ValueError, "alpha must be a finite number >= 0, got nan"),
+        (np.inf, ValueError, "alpha must be a finite number >= 0, got inf"),
+        ("1", TypeError, "alpha must be a real number >= 0, got str"),
+        (True, TypeError, "alpha must be a real number >= 0, got True"),
+        ([1.0], TypeError, "alpha must be a real number"),
+    ],
+)
+def test_check_alpha_refuses(bad, exc, match):
+    with pytest.raises(exc, match=match):
+        check_alpha(bad)
+
+
+def test_check_index():
+    assert check_index(np.int64(0), 2) == 0
+    with pytest.raises(ValueError, match=r"j must be an index in range\(4\) \(0-based\), got -1"):
+        check_index(-1, 4)
+    with pytest.raises(TypeError, match="k must be an integer index"):
+        check_index(1.0, 4, "k")
+    with pytest.raises(TypeError, match="j must be an integer index"):
+        check_index(True, 4)
+
+
+def test_check_n_categories():
+    assert check_n_categories(np.int32(2)) == 2
+    with pytest.raises(ValueError, match=r"K must be an integer >= 2 \(number of categories\), got 1"):
+        check_n_categories(1)
+    with pytest.raises(TypeError, match="K must be an integer >= 2, got 2.5"):
+        check_n_categories(2.5)
+
+
+def test_shapes():
+    check_ndim(np.zeros(3), 1, "p")
+    with pytest.raises(ValueError, match=r"P must be a 2-d array, got 1-d array of shape \(3,\)"):
+        check_ndim(np.zeros(3), 2, "P")
+    check_same_shape(np.zeros((2, 3)), np.ones((2, 3)), "a", "b")
+    with pytest.raises(ValueError, match=r"a and b must have the same shape, got \(2, 3\) and \(3, 2\)"):
+        check_same_shape(np.zeros((2, 3)), np.ones((3, 2)), "a", "b")
+
+
+def test_check_labels():
+    assert_array_equal(check_labels([2, 1, 2], 3), [2, 1, 2])
+    with pytest.raises(ValueError, match=r"y must contain at least 2 distinct classes, got 1"):
+        check_labels(["a", "a"], 2)
+    with pytest.raises(ValueError, match=r"y must have one label per row of X \(3\), got 2 labels"):
+        check_labels([0, 1], 3)
+    with pytest.raises(ValueError, match=r"y must be a 1-d array of class labels, got shape \(2, 1\)"):
+        check_labels([[0], [1]], 2)
+    with pytest.raises(ValueError, match="y must not contain NaN labels"):
+        check_labels([0.0, np.nan], 2)
