@@ -39,7 +39,6 @@ Vectors that sum to 1 are accepted within ``ROW_SUM_ATOL = 1e-8``.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from ._validation import check_index, check_n_categories, check_probabilities, check_simplex
 
@@ -391,6 +390,16 @@ def guaranteed_more_extreme(theta_jc, theta_jd, K):
 # --- posteriors (eqs. 2 and 3) ----------------------------------------------------------
 
 
+def _logsumexp_last(a: np.ndarray) -> np.ndarray:
+    """``log Σ exp(a)`` over the last axis, keeping it; every row needs a finite entry.
+
+    The usual shift by the row maximum; written out because it is several
+    times faster than ``scipy.special.logsumexp`` on large batches.
+    """
+    m = a.max(axis=-1, keepdims=True)
+    return m + np.log(np.exp(a - m).sum(axis=-1, keepdims=True))
+
+
 def _normalise(log_joint: np.ndarray, undefined: str, what: str) -> np.ndarray:
     """Subtract ``logsumexp`` over the class axis (last); handle all ``-inf`` rows."""
     dead = np.all(np.isneginf(log_joint), axis=-1)
@@ -403,7 +412,7 @@ def _normalise(log_joint: np.ndarray, undefined: str, what: str) -> np.ndarray:
                 "observation probability 0. Pass undefined='nan' to get NaN for those instead."
             )
         log_joint = np.where(dead[..., None], 0.0, log_joint)
-    out = log_joint - logsumexp(log_joint, axis=-1, keepdims=True)
+    out = log_joint - _logsumexp_last(log_joint)
     if dead.any():
         out = np.where(dead[..., None], np.nan, out)
     return out
