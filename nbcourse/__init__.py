@@ -132,3 +132,25 @@ __all__ += [
 # --- datasets.py and plots.py ---
 from .datasets import CountTable, expand_counts, hair_eye_color, titanic  # noqa: E402, I001
 __all__ += ["CountTable", "expand_counts", "hair_eye_color", "titanic"]
+
+# --- evaluation.py ---
+from .evaluation import (  # noqa: E402, I001
+    CrossValidation,
+    FeatureSimulation,
+    Reliability,
+    cross_validate_models,
+    expected_calibration_error,
+    log_loss,
+    reliability_bins,
+    simulate_several_features,
+)
+__all__ += [
+    "CrossValidation",
+    "FeatureSimulation",
+    "Reliability",
+    "cross_validate_models",
+    "expected_calibration_error",
+    "log_loss",
+    "reliability_bins",
+    "simulate_several_features",
+]
