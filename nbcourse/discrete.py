@@ -460,7 +460,13 @@ def linear_discriminant(X, W, w0):
         raise ValueError(
             f"W must have {X.shape[1]} columns to match X, got shape {W.shape}"
         )
-    return X @ W.T + np.asarray(w0, dtype=np.float64)
+    w0 = np.asarray(w0, dtype=np.float64)
+    if W.ndim > 2 or w0.shape != W.shape[:-1]:
+        raise ValueError(
+            f"w0 must have shape {W.shape[:-1]} (one bias per row of W of shape {W.shape}), "
+            f"got shape {w0.shape}"
+        )
+    return X @ W.T + w0
 
 
 def _as_float_features(X) -> np.ndarray:

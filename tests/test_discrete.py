@@ -277,6 +277,15 @@ def test_log_likelihood_shape_mismatch():
         log_likelihood_binary([[0, 1]], [[0.5, 0.5, 0.5]])
 
 
+def test_linear_discriminant_shape_checks():
+    with pytest.raises(ValueError, match=r"W must have 2 columns to match X"):
+        linear_discriminant([[0, 1]], [[1.0, 2.0, 3.0]], [0.0])
+    with pytest.raises(ValueError, match=r"w0 must have shape \(2,\).*got shape \(3,\)"):
+        linear_discriminant([[0, 1]], np.zeros((2, 2)), np.zeros(3))
+    with pytest.raises(ValueError, match=r"w0 must have shape \(\)"):
+        linear_discriminant([[0, 1]], np.zeros(2), np.zeros(2))
+
+
 def test_cube_corners_bad_input():
     with pytest.raises(ValueError, match="d must satisfy"):
         cube_corners(0)
