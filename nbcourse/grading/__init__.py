@@ -1,0 +1,43 @@
+"""Graded exercises: instant feedback in the notebook and an autograder that cannot be fooled.
+
+* :mod:`~nbcourse.grading.assignment` — questions, probes, trusted checks (``tests.py``);
+* :mod:`~nbcourse.grading.generate` — solution notebook to student notebook;
+* :mod:`~nbcourse.grading.check` — ``check("q1")`` inside the student's notebook;
+* :mod:`~nbcourse.grading.sandbox` — one limited, isolated kernel per submission;
+* :mod:`~nbcourse.grading.grader` — scoring, batches, ``grades.csv`` and ``results.json``;
+* :mod:`~nbcourse.grading.gradescope` — the Gradescope autograder bundle.
+
+This package is imported only on demand (``nbcourse`` itself does not import it), so the
+book's notebooks never load the grading machinery.
+"""
+
+from .assignment import (
+    Assignment,
+    Call,
+    Limits,
+    Question,
+    Test,
+    Value,
+    Verdict,
+    close,
+    equal,
+    load_assignment,
+    raises,
+)
+from .check import Checker, checker
+
+__all__ = [
+    "Assignment",
+    "Call",
+    "Checker",
+    "Limits",
+    "Question",
+    "Test",
+    "Value",
+    "Verdict",
+    "checker",
+    "close",
+    "equal",
+    "load_assignment",
+    "raises",
+]
