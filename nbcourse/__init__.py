@@ -128,6 +128,8 @@ __all__ += [
 # --- experiments.py: Williams (2024) §3 experiments ---
 
 # --- interact.py: interactive figures ---
+from .interact import Explorer, explore  # noqa: E402, I001
+__all__ += ["Explorer", "explore"]
 
 # --- datasets.py and plots.py ---
 from .datasets import CountTable, expand_counts, hair_eye_color, titanic  # noqa: E402, I001

@@ -1,0 +1,764 @@
+"""Interactive figures that work in a kernel, in the static HTML book and in print.
+
+One call, :func:`explore`, turns a plotting function and a range for each of its
+parameters into an object that displays itself three ways from a single output:
+
+``application/vnd.jupyter.widget-view+json``
+    ipywidgets controls (a slider per numeric range, a dropdown per list of
+    options) above an output area that is redrawn by calling the plotting
+    function again.  Only offered when a kernel with comm support is running.
+``text/html``
+    a self-contained static control: one frame per point of the control grid,
+    precomputed as PNG data URIs, one ``<input type="range">`` or ``<select>``
+    per control and a few lines of inline JavaScript.  Nothing is fetched from
+    the network (no CDN, no web font, no external URL), so it works in the built
+    book with no kernel and no network.
+``image/png``
+    a still image of the initial state, for print and for renderers without
+    JavaScript.
+
+Which representation a reader sees
+----------------------------------
+* Jupyter, JupyterLab, Binder (live kernel): the front end prefers the widget
+  view, so the live controls appear.  ``continuous_update=True`` on the sliders
+  keeps dragging smooth: the ipywidgets front end sends at most one pending
+  change while the kernel is busy and drops the intermediate ones, so a slow
+  plotting function never builds a backlog.
+* A stored output opened without re-running the cell: the widget view needs
+  its model, which lives in the kernel; Jupyter shows ipywidgets' "model not
+  found" placeholder until the cell is run again.  The ``text/plain``
+  representation says so.
+* The HTML book: myst-nb would pick the widget view first (render priority 10,
+  before ``text/html`` at 30), which renders nothing without a kernel and pulls
+  the ipywidgets manager from a CDN.  ``_config.yml`` therefore removes the
+  widget view from the priority list (``nb_mime_priority_overrides`` with
+  priority ``null``) and empties ``nb_ipywidgets_js``, so the book shows the
+  static control and loads nothing from the network.
+* LaTeX/PDF: myst-nb's LaTeX priority list has neither the widget view nor
+  ``text/html``; it takes the ``image/png`` still.
+* nbval skips the widget view (its model id is random) and ``image/png``; it
+  compares ``text/plain`` and ``text/html``.  The HTML is deterministic (frames
+  rendered by Agg without timestamps, element ids taken from a hash of the
+  content), and ``tests/nbval_sanitize.cfg`` masks the PNG payloads and the
+  content-hash id, the parts that may differ between machines whose font
+  rasterisation differs, just as nbval itself never compares ``image/png``.
+
+Budgets and choices
+-------------------
+* Frames are PNG, not SVG: the size of an SVG grows with the number of points
+  drawn and an SVG carries an ``xmlns="http://..."`` attribute, whereas a PNG
+  frame of a typical line or bar plot is about 7-10 kB.
+* Frames are drawn at :data:`FRAME_DPI` (96) on the default figure size
+  :data:`FIGSIZE` (6 x 3.75 in, so 576 x 360 pixels), composited on white
+  (opaque, legible in dark mode) and reduced to a 256-colour palette
+  (Pillow's fast octree), which makes them about three times smaller than
+  full-colour PNG with no visible change to plots.  The still image is full
+  colour at :data:`STILL_DPI` (150) for print.
+* At most :data:`MAX_FRAMES` (32) frames per figure by default.  Drawing and
+  encoding one frame of a single-axes matplotlib figure costs about 60-80 ms of
+  CPU (almost all of it matplotlib laying out ticks and text), so 32 frames
+  stay under the 3 s build budget for one figure.  A larger grid raises a ``ValueError``
+  before anything is drawn, naming each control and its number of values, so
+  the author picks a coarser step or fewer options; nothing is subsampled
+  behind the author's back.  ``_max_frames`` raises the cap explicitly (the
+  build then takes longer).
+* The static HTML of one figure may not exceed :data:`MAX_HTML_BYTES` (1 MB),
+  so three interactive figures fit in the 3 MB page budget; a larger result
+  raises a ``ValueError``.  Identical frames are stored once.
+
+Static HTML structure (for browser tests)
+-----------------------------------------
+``<figure class="nbcourse-explore" id="nbcourse-explore-<12 hex>">`` holds
+``<img class="nbcourse-explore-frame">`` (showing the initial state, with alt
+text naming the control values), a ``<figcaption>``, a ``<form>`` (hidden until
+the script runs) with one ``input[type=range]`` or ``select`` per control
+(attribute ``data-control`` = control name; values are 0-based indices into
+the control's values) and an ``<output>`` read-out per control, then a
+``<script type="application/json" class="nbcourse-explore-data">`` with
+``names``, ``labels``, ``sizes``, ``index`` and ``frames`` and the inline
+script.  State ``k`` of the grid is the row-major (C order) index over the
+controls in the order they were given; ``frames[index[k]]`` is its image.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import inspect
+import io
+import itertools
+import json
+import math
+import numbers
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Control", "Explorer", "explore", "FIGSIZE", "FRAME_DPI", "MAX_FRAMES",
+           "MAX_HTML_BYTES", "STILL_DPI"]
+
+FIGSIZE = (6.0, 3.75)
+"""Default figure size in inches for figures the plotting function creates with pyplot."""
+FRAME_DPI = 96
+"""Resolution of the static frames and of the live widget's images."""
+STILL_DPI = 150
+"""Resolution of the ``image/png`` still."""
+MAX_FRAMES = 32
+"""Default cap on the number of states (frames) of one static control."""
+MAX_HTML_BYTES = 1_000_000
+"""Largest static HTML of one figure, so that three fit in a 3 MB page."""
+PALETTE_COLOURS = 256
+"""Colours in the palette of each static frame."""
+
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_SETTINGS = ("_initial", "_caption", "_figsize", "_dpi", "_still_dpi", "_max_frames")
+
+
+# --------------------------------------------------------------------------- controls
+
+
+@dataclass(frozen=True)
+class Control:
+    """One control: its parameter name, kind and the finite list of values it takes.
+
+    Attributes
+    ----------
+    name : str
+        Keyword of the plotting function this control sets.
+    kind : {'int', 'float', 'options'}
+        ``'int'`` and ``'float'`` become sliders, ``'options'`` a dropdown.
+    values : tuple, shape (n,)
+        Every value the control takes, in order (0-based index ``j`` in code).
+    labels : tuple of str, shape (n,)
+        How each value is shown to the reader.
+    """
+
+    name: str
+    kind: str
+    values: tuple
+    labels: tuple
+
+    @property
+    def step(self) -> float:
+        """Distance between consecutive slider values."""
+        return self.values[1] - self.values[0]
+
+    def index_of(self, value: Any) -> int:
+        """0-based index of ``value`` (nearest grid point for a slider)."""
+        if self.kind == "options":
+            for j, v in enumerate(self.values):
+                if v is value or (isinstance(v, bool) == isinstance(value, bool) and v == value):
+                    return j
+            raise ValueError(f"control {self.name!r}: expected one of {list(self.values)!r}, "
+                             f"got {value!r}")
+        if not _is_number(value):
+            raise TypeError(f"control {self.name!r}: expected a number, got {value!r}")
+        j = round((value - self.values[0]) / self.step)
+        if not 0 <= j < len(self.values) or not math.isclose(
+                self.values[j], value, rel_tol=1e-9, abs_tol=1e-9 * abs(self.step)):
+            raise ValueError(f"control {self.name!r}: expected a value on the grid "
+                             f"{self.labels[0]}, {self.labels[1]}, ..., {self.labels[-1]}, "
+                             f"got {value!r}")
+        return j
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool | np.bool_)
+
+
+def _decimals(x: float) -> int:
+    """Decimal places needed to write ``x`` (at most 12)."""
+    text = np.format_float_positional(float(x), trim="-")
+    return min(len(text.partition(".")[2]), 12)
+
+
+def _slider(name: str, spec: tuple) -> Control:
+    """Parse ``(start, stop, step)``: values ``start + k * step`` up to ``stop`` inclusive."""
+    start, stop, step = spec
+    if not all(math.isfinite(v) for v in spec):
+        raise ValueError(f"control {name!r}: expected finite (start, stop, step), got {spec!r}")
+    if step == 0:
+        raise ValueError(f"control {name!r}: step must not be zero, got {spec!r}")
+    if stop <= start:
+        raise ValueError(f"control {name!r}: empty range, expected start < stop, got {spec!r}")
+    if step < 0:
+        raise ValueError(f"control {name!r}: step must be positive (start < stop), "
+                         f"got {spec!r}")
+    steps = (stop - start) / step
+    n = round(steps)
+    if not math.isclose(steps, n, rel_tol=1e-9, abs_tol=1e-9):
+        raise ValueError(f"control {name!r}: stop - start must be a whole number of steps, "
+                         f"got {spec!r} ({steps:.4g} steps)")
+    if all(isinstance(v, numbers.Integral) for v in spec):
+        values = tuple(int(start) + k * int(step) for k in range(n + 1))
+        return Control(name, "int", values, tuple(str(v) for v in values))
+    d = max(_decimals(start), _decimals(step))
+    values = tuple(round(float(start) + k * float(step), d) for k in range(n + 1))
+    return Control(name, "float", values, tuple(f"{v:.{min(d, 6)}f}" for v in values))
+
+
+def _options(name: str, spec: list | tuple) -> Control:
+    """Parse a dropdown: a non-empty list of distinct, hashable options."""
+    if len(spec) == 0:
+        raise ValueError(f"control {name!r}: expected at least one option, got {spec!r}")
+    for option in spec:
+        try:
+            hash(option)
+        except TypeError:
+            raise TypeError(f"control {name!r}: options must be hashable values (str, numbers, "
+                            f"tuples), got {type(option).__name__} {option!r}") from None
+    labels = tuple(str(o) for o in spec)
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"control {name!r}: options must be distinct, got {list(spec)!r}")
+    return Control(name, "options", tuple(spec), labels)
+
+
+def parse_control(name: str, spec: Any) -> Control:
+    """Turn one control specification into a :class:`Control`.
+
+    Parameters
+    ----------
+    name : str
+        The plotting function's keyword.
+    spec : tuple (start, stop, step) or list or tuple of options
+        A tuple of three numbers is a slider from ``start`` to ``stop``
+        inclusive (all ints: integer slider); a list, or a tuple that is not
+        all numbers, is a dropdown.
+
+    Examples
+    --------
+    >>> parse_control("K", (2, 5, 1)).values
+    (2, 3, 4, 5)
+    >>> parse_control("theta", (0, 1, 0.25)).labels
+    ('0.00', '0.25', '0.50', '0.75', '1.00')
+    >>> parse_control("model", ["categorical", "PoB"]).kind
+    'options'
+    """
+    if isinstance(spec, list):
+        return _options(name, spec)
+    if isinstance(spec, tuple):
+        numeric = [_is_number(v) for v in spec]
+        if spec and all(numeric):
+            if len(spec) != 3:
+                raise TypeError(f"control {name!r}: a numeric tuple must be (start, stop, step), "
+                                f"got {spec!r}; use a list for a dropdown of numbers")
+            return _slider(name, spec)
+        if any(isinstance(v, bool | np.bool_) for v in spec) and len(spec) == 3 \
+                and sum(numeric) == 2:
+            raise TypeError(f"control {name!r}: (start, stop, step) must be numbers, not bool, "
+                            f"got {spec!r}")
+        return _options(name, spec)
+    raise TypeError(f"control {name!r}: expected (start, stop, step) for a slider or a list "
+                    f"of options for a dropdown, got {type(spec).__name__} {spec!r}")
+
+
+def _check_parameters(plot_fn: Callable, names: list[str]) -> None:
+    """Every control must be a keyword of ``plot_fn`` and every required keyword a control."""
+    try:
+        params = inspect.signature(plot_fn).parameters
+    except (TypeError, ValueError):  # some callables have no signature: trust the author
+        return
+    kinds = inspect.Parameter
+    if not any(p.kind is kinds.VAR_KEYWORD for p in params.values()):
+        accepted = [n for n, p in params.items()
+                    if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)]
+        for name in names:
+            if name not in accepted:
+                raise TypeError(f"control {name!r}: not a keyword parameter of "
+                                f"{_title(plot_fn)}, which accepts {accepted}")
+    for n, p in params.items():
+        if p.default is kinds.empty and p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD) \
+                and n not in names:
+            raise TypeError(f"plot_fn: {_title(plot_fn)} requires parameter {n!r} but no "
+                            f"control sets it; add a control or fix it with functools.partial")
+
+
+def _title(plot_fn: Callable) -> str:
+    fn = getattr(plot_fn, "func", plot_fn)  # functools.partial
+    return getattr(fn, "__name__", type(fn).__name__)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _figure_of(result: Any, title: str):
+    """The Figure behind what a plotting function returned (Figure, Axes or array of Axes)."""
+    from matplotlib.artist import Artist
+    from matplotlib.figure import Figure, FigureBase
+
+    if isinstance(result, np.ndarray) and result.size and isinstance(result.flat[0], Artist):
+        result = result.flat[0]
+    if isinstance(result, FigureBase) and not isinstance(result, Figure):
+        result = result.figure  # SubFigure
+    if isinstance(result, Artist) and not isinstance(result, Figure):
+        result = result.get_figure()
+    if not isinstance(result, Figure):
+        raise TypeError(f"plot_fn: {title} must return a matplotlib Figure or Axes, "
+                        f"got {type(result).__name__}")
+    return result
+
+
+def _pixels(fig, dpi: int) -> np.ndarray:
+    """Render ``fig`` with Agg at ``dpi`` onto white; RGB array of shape (height, width, 3)."""
+    face = fig.get_facecolor()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="rgba", dpi=dpi, facecolor=face if face[3] == 1 else "white")
+    width, height = (int(s * dpi) for s in fig.get_size_inches())
+    rgba = np.frombuffer(buf.getvalue(), np.uint8).reshape(height, width, 4)
+    alpha = rgba[..., 3:].astype(np.uint16)
+    if alpha.min() == 255:
+        return rgba[..., :3]
+    rgb = (rgba[..., :3] * alpha + 255 * (255 - alpha) + 127) // 255
+    return rgb.astype(np.uint8)
+
+
+def _png(rgb: np.ndarray, palette: bool) -> bytes:
+    """Encode an RGB array as PNG, optionally reduced to a 256-colour palette."""
+    from PIL import Image
+
+    image = Image.fromarray(rgb)
+    if palette:
+        image = image.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+    buf = io.BytesIO()
+    image.save(buf, format="png")
+    return buf.getvalue()
+
+
+def _call(plot_fn: Callable, params: dict, figsize, dpi: int):
+    """``plot_fn(**params)`` under the figure defaults; its exceptions become ValueError."""
+    import matplotlib.pyplot as plt
+
+    try:
+        with plt.rc_context({"figure.figsize": figsize, "figure.dpi": dpi,
+                             "figure.facecolor": "white"}):
+            return plot_fn(**params)
+    except Exception as exc:
+        state = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        raise ValueError(f"plot_fn: {_title(plot_fn)} raised {type(exc).__name__} at the state "
+                         f"{state} (controls {', '.join(params)}): {exc}") from exc
+
+
+def _draw(plot_fn: Callable, params: dict, figsize, dpis: tuple[int, ...]) -> list[np.ndarray]:
+    """Call ``plot_fn(**params)``, render its figure at each dpi and close every new figure."""
+    import matplotlib.pyplot as plt
+
+    before = set(plt.get_fignums())
+    fig = None
+    try:
+        fig = _figure_of(_call(plot_fn, params, figsize, dpis[0]), _title(plot_fn))
+        return [_pixels(fig, dpi) for dpi in dpis]
+    finally:
+        for num in set(plt.get_fignums()) - before:
+            plt.close(num)
+        if fig is not None:
+            plt.close(fig)
+
+
+# --------------------------------------------------------------------------- static HTML
+
+_SCRIPT = """(function () {
+  var me = document.currentScript;
+  var root = (me && me.parentNode) || document.getElementById("%(id)s");
+  if (!root || root.getAttribute("data-bound")) { return; }
+  root.setAttribute("data-bound", "1");
+  var data = JSON.parse(root.querySelector("script.nbcourse-explore-data").textContent);
+  var img = root.querySelector("img.nbcourse-explore-frame");
+  var inputs = root.querySelectorAll("[data-control]");
+  var readouts = root.querySelectorAll("output");
+  function show() {
+    var k = 0, parts = [];
+    for (var i = 0; i < inputs.length; i++) {
+      var j = parseInt(inputs[i].value, 10);
+      k = k * data.sizes[i] + j;
+      readouts[i].textContent = data.labels[i][j];
+      parts.push(data.names[i] + " = " + data.labels[i][j]);
+    }
+    img.src = data.frames[data.index[k]];
+    img.alt = data.title + ": " + parts.join(", ");
+  }
+  for (var i = 0; i < inputs.length; i++) {
+    inputs[i].addEventListener("input", show);
+    inputs[i].addEventListener("change", show);
+  }
+  root.querySelector("form").hidden = false;
+})();"""
+
+
+def _json_for_html(obj: Any) -> str:
+    """JSON that is safe inside a ``<script>`` element."""
+    text = json.dumps(obj, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def _control_html(c: Control, j: int) -> str:
+    """One labelled ``<input type=range>`` or ``<select>`` with its read-out."""
+    name = html.escape(c.name)
+    if c.kind == "options":
+        options = "".join(f'<option value="{i}"{" selected" if i == j else ""}>'
+                          f"{html.escape(label)}</option>" for i, label in enumerate(c.labels))
+        field = f'<select data-control="{name}">{options}</select>'
+    else:
+        field = (f'<input type="range" data-control="{name}" min="0" '
+                 f'max="{len(c.values) - 1}" step="1" value="{j}">')
+    return (f'<label style="display:inline-flex;align-items:center;gap:0.4em;'
+            f'margin-right:1.5em">{name} {field} <output>{html.escape(c.labels[j])}</output>'
+            f"</label>")
+
+
+def _alt(title: str, controls, indices) -> str:
+    return title + ": " + ", ".join(f"{c.name} = {c.labels[j]}"
+                                    for c, j in zip(controls, indices, strict=True))
+
+
+def static_html(title: str, controls: tuple[Control, ...], frames: list[bytes],
+                initial: tuple[int, ...], caption: str) -> str:
+    """Self-contained HTML control over precomputed frames (see the module docstring).
+
+    Parameters
+    ----------
+    title : str
+        Name used in the alt text.
+    controls : tuple of Control, shape (m,)
+    frames : list of bytes, shape (n_1 * ... * n_m,)
+        PNG of every state, row-major over the controls.
+    initial : tuple of int, shape (m,)
+        0-based index of the initial value of each control.
+    caption : str
+        Text of the ``<figcaption>``.
+
+    Examples
+    --------
+    >>> c = Control("n", "int", (1, 2), ("1", "2"))
+    >>> page = static_html("f", (c,), [b"a", b"b"], (0,), "A caption.")
+    >>> page.count('type="range"'), "http" in page
+    (1, False)
+    """
+    unique: dict[bytes, int] = {}
+    index = [unique.setdefault(png, len(unique)) for png in frames]
+    uris = [_data_uri(png) for png in unique]
+    data = {"title": title, "names": [c.name for c in controls],
+            "labels": [list(c.labels) for c in controls],
+            "sizes": [len(c.values) for c in controls], "index": index, "frames": uris}
+    payload = _json_for_html(data)
+    ident = "nbcourse-explore-" + hashlib.sha256(
+        (payload + caption).encode()).hexdigest()[:12]
+    k = int(np.ravel_multi_index(initial, [len(c.values) for c in controls]))
+    return (
+        f'<figure class="nbcourse-explore" id="{ident}" style="margin:0 0 1em 0">'
+        f'<img class="nbcourse-explore-frame" src="{uris[index[k]]}" '
+        f'alt="{html.escape(_alt(title, controls, initial))}" '
+        f'style="max-width:100%;height:auto">'
+        f"<figcaption>{html.escape(caption)}</figcaption>"
+        f'<form class="nbcourse-explore-controls" hidden onsubmit="return false">'
+        + "".join(_control_html(c, j) for c, j in zip(controls, initial, strict=True))
+        + "</form>"
+        f'<script type="application/json" class="nbcourse-explore-data">{payload}</script>'
+        f"<script>{_SCRIPT % {'id': ident}}</script></figure>"
+    )
+
+
+# --------------------------------------------------------------------------- live widget
+
+
+def _has_comm_kernel() -> bool:
+    """True inside an IPython kernel (which supports ipywidgets comms)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def _display_png(png: bytes, size: tuple[int, int]) -> dict:
+    """An output-area entry (nbformat display_data) holding one PNG."""
+    width, height = size
+    return {"output_type": "display_data",
+            "data": {"image/png": base64.b64encode(png).decode("ascii"),
+                     "text/plain": f"<Figure size {width}x{height}>"},
+            "metadata": {}}
+
+
+def _slider_widget(c: Control, value):
+    import ipywidgets as W
+
+    common = dict(min=c.values[0], max=c.values[-1], step=c.step, value=value,
+                  description=c.name, continuous_update=True,
+                  style={"description_width": "initial"})
+    if c.kind == "int":
+        return W.IntSlider(**common)
+    d = max(_decimals(c.values[0]), _decimals(c.step))
+    return W.FloatSlider(readout_format=f".{min(d, 6)}f", **common)
+
+
+def _control_widget(c: Control, j: int):
+    import ipywidgets as W
+
+    if c.kind == "options":
+        return W.Dropdown(options=list(zip(c.labels, c.values, strict=True)),
+                          value=c.values[j], description=c.name,
+                          style={"description_width": "initial"})
+    return _slider_widget(c, c.values[j])
+
+
+# --------------------------------------------------------------------------- explorer
+
+
+class Explorer:
+    """An interactive figure; see :func:`explore`, which builds it.
+
+    Attributes
+    ----------
+    plot_fn : callable
+        The plotting function.
+    controls : tuple of Control
+        The parsed controls, in the order given.
+    initial : dict
+        Initial value of each control (also the state of the still image).
+    states : list of dict, shape (n_1 * ... * n_m,)
+        Every state of the control grid, row-major over the controls.
+    frames : list of bytes, shape (n_1 * ... * n_m,)
+        PNG frame of each state (palette PNG at ``dpi``).
+    still : bytes
+        Full-colour PNG of the initial state at ``still_dpi``.
+    html : str
+        The static control (``text/html``).
+    """
+
+    def __init__(self, plot_fn, controls, initial, caption, figsize, dpi, still_dpi):
+        self.plot_fn, self.controls, self.initial = plot_fn, controls, initial
+        self.figsize, self.dpi, self.still_dpi = figsize, dpi, still_dpi
+        self.title = _title(plot_fn)
+        self.caption = caption
+        self.states = [dict(zip([c.name for c in controls], values, strict=True))
+                       for values in itertools.product(*(c.values for c in controls))]
+        self._widget = None
+        self._output = None
+        self._render_all()
+
+    def _initial_indices(self) -> tuple[int, ...]:
+        return tuple(c.index_of(self.initial[c.name]) for c in self.controls)
+
+    def _render_all(self) -> None:
+        """Draw the initial state first (still and frame), then every other state."""
+        j0 = self._initial_indices()
+        k0 = int(np.ravel_multi_index(j0, [len(c.values) for c in self.controls]))
+        frame0, still = _draw(self.plot_fn, self.states[k0], self.figsize,
+                                    (self.dpi, self.still_dpi))
+        self.still = _png(still, palette=False)
+        self.frame_size = (frame0.shape[1], frame0.shape[0])
+        frames = []
+        for k, state in enumerate(self.states):
+            rgb = frame0 if k == k0 else _draw(self.plot_fn, state, self.figsize,
+                                                     (self.dpi,))[0]
+            frames.append(_png(rgb, palette=True))
+        self.frames = frames
+        self.html = static_html(self.title, self.controls, frames, j0, self.caption)
+        if len(self.html.encode()) > MAX_HTML_BYTES:
+            raise ValueError(
+                f"controls {', '.join(c.name for c in self.controls)}: the static figure takes "
+                f"{len(self.html.encode()):,} bytes, over the budget of {MAX_HTML_BYTES:,} per "
+                f"figure; use fewer states, a smaller _figsize or a lower _dpi")
+
+    # ---------------------------------------------------------------- live widget
+    @property
+    def widget(self):
+        """The ipywidgets view: controls above an output area (built on first use)."""
+        if self._widget is None:
+            import ipywidgets as W
+
+            j0 = self._initial_indices()
+            inputs = [_control_widget(c, j) for c, j in zip(self.controls, j0, strict=True)]
+            self._output = W.Output()
+            self._output.outputs = (_display_png(self.frames[self._k(j0)], self.frame_size),)
+            for w in inputs:
+                w.observe(self._on_change, names="value")
+            self._inputs = inputs
+            self._widget = W.VBox([W.VBox(inputs), self._output])
+        return self._widget
+
+    @property
+    def output(self):
+        """The live widget's output area (an ``ipywidgets.Output``)."""
+        self.widget  # noqa: B018 - builds the widget
+        return self._output
+
+    def _k(self, indices) -> int:
+        return int(np.ravel_multi_index(indices, [len(c.values) for c in self.controls]))
+
+    def _live_params(self) -> dict:
+        params = {}
+        for c, w in zip(self.controls, self._inputs, strict=True):
+            # snap slider values to the grid so that 0.30000000000000004 is drawn as 0.3
+            params[c.name] = w.value if c.kind == "options" else c.values[c.index_of(w.value)]
+        return params
+
+    def _on_change(self, change) -> None:
+        """Redraw the figure for the controls' current values."""
+        try:
+            params = self._live_params()
+            rgb = _draw(self.plot_fn, params, self.figsize, (self.dpi,))[0]
+            entry = _display_png(_png(rgb, palette=True), (rgb.shape[1], rgb.shape[0]))
+        except Exception as exc:  # show the problem in the figure's place, never crash
+            entry = {"output_type": "stream", "name": "stderr",
+                     "text": f"{type(exc).__name__}: {exc}\n"}
+        self._output.outputs = (entry,)
+
+    # ---------------------------------------------------------------- display
+    def __repr__(self) -> str:
+        shape = " x ".join(f"{c.name}: {len(c.values)}" for c in self.controls)
+        return (f"<interactive figure {self.title} ({shape}; {len(self.states)} states); "
+                f"run the cell in a live kernel for the controls>")
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """Widget view (in a kernel), static control, still image and a text fallback."""
+        data = {"text/plain": repr(self), "text/html": self.html,
+                "image/png": base64.b64encode(self.still).decode("ascii")}
+        if _has_comm_kernel():
+            data[_WIDGET_VIEW] = self.widget._repr_mimebundle_()[_WIDGET_VIEW]
+        width, height = self.frame_size
+        return data, {"image/png": {"width": width, "height": height}}
+
+
+def _check_settings(settings: dict) -> None:
+    unknown = [k for k in settings if k not in _SETTINGS]
+    if unknown:
+        raise TypeError(f"explore: unknown setting {unknown[0]!r}; settings are "
+                        f"{', '.join(_SETTINGS)} and control names may not start with '_'")
+
+
+def _initial_state(controls, given) -> dict:
+    """Initial value per control: given, else the middle of a slider or the first option."""
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise TypeError(f"_initial: expected a mapping of control name to value, "
+                        f"got {type(given).__name__}")
+    names = [c.name for c in controls]
+    for name in given:
+        if name not in names:
+            raise ValueError(f"_initial: {name!r} is not a control; controls are {names}")
+    state = {}
+    for c in controls:
+        if c.name in given:
+            state[c.name] = c.values[c.index_of(given[c.name])]
+        else:
+            state[c.name] = c.values[0 if c.kind == "options" else (len(c.values) - 1) // 2]
+    return state
+
+
+def _check_figure_settings(figsize, dpi, still_dpi, max_frames) -> None:
+    if (not isinstance(figsize, tuple | list) or len(figsize) != 2
+            or not all(_is_number(s) and s > 0 for s in figsize)):
+        raise ValueError(f"_figsize: expected (width, height) in inches, both > 0, "
+                         f"got {figsize!r}")
+    for name, value in (("_dpi", dpi), ("_still_dpi", still_dpi), ("_max_frames", max_frames)):
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name}: expected a positive integer, got {value!r}")
+
+
+def _check_grid(controls, max_frames: int) -> None:
+    n = math.prod(len(c.values) for c in controls)
+    if n > max_frames:
+        sizes = ", ".join(f"{c.name}: {len(c.values)}" for c in controls)
+        raise ValueError(f"controls {', '.join(c.name for c in controls)}: the grid has {n} "
+                         f"states ({sizes}), over the cap of {max_frames} frames; use a "
+                         f"coarser step or fewer options, or raise _max_frames")
+
+
+def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str | None = None,
+            _figsize: tuple[float, float] = FIGSIZE, _dpi: int = FRAME_DPI,
+            _still_dpi: int = STILL_DPI, _max_frames: int = MAX_FRAMES,
+            **controls) -> Explorer:
+    """Interactive figure: live ipywidgets in a kernel, a static control in HTML, a still PNG.
+
+    Parameters
+    ----------
+    plot_fn : callable
+        ``plot_fn(**params)`` draws one state and returns its matplotlib
+        ``Figure`` or ``Axes`` (an array of Axes is accepted too).  It is
+        called with one keyword per control.  Figures it creates with pyplot
+        get the size ``_figsize`` unless it asks for another, and every figure
+        it opens is closed by :func:`explore`; it must not call ``plt.show()``.
+    **controls
+        One per keyword of ``plot_fn``:
+
+        * ``name=(start, stop, step)``: a slider over ``start, start + step,
+          ..., stop`` (``stop`` included; ``stop - start`` must be a whole
+          number of positive steps).  All ints give an integer slider.
+        * ``name=[option, ...]`` (a list, or a tuple that is not three
+          numbers): a dropdown over distinct, hashable options.
+    _initial : mapping, optional
+        Initial value of some controls (default: the middle value of each
+        slider, the first option of each dropdown).  The still image shows
+        this state.
+    _caption : str, optional
+        Caption of the static figure (default: which controls to move).
+    _figsize : (float, float), default ``FIGSIZE`` (6, 3.75)
+        Figure size in inches for figures created with pyplot.
+    _dpi : int, default ``FRAME_DPI`` (96)
+        Resolution of the frames and of the live images.
+    _still_dpi : int, default ``STILL_DPI`` (150)
+        Resolution of the ``image/png`` still.
+    _max_frames : int, default ``MAX_FRAMES`` (32)
+        Cap on the number of states of the control grid.
+
+    Returns
+    -------
+    Explorer
+        Displays itself (``_repr_mimebundle_``) with the widget view when a
+        kernel is running, ``text/html`` (the static control) and
+        ``image/png`` (the still).  Every state is drawn during this call, so
+        any problem surfaces here.
+
+    Raises
+    ------
+    TypeError
+        A control that is neither a range nor a list, a name that is not a
+        keyword of ``plot_fn``, a required keyword without a control, an
+        unknown ``_`` setting, or a ``plot_fn`` that returns no figure.
+    ValueError
+        An empty range, a zero or negative step, an empty or repeated option
+        list, a grid over ``_max_frames`` states, a static figure over
+        ``MAX_HTML_BYTES``, or a ``plot_fn`` that raises (the message names
+        the state and the exception is chained).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> def line(slope, style):
+    ...     fig, ax = plt.subplots()
+    ...     ax.plot([0, 1], [0, slope], style)
+    ...     return fig
+    >>> fig = explore(line, slope=(1, 3, 1), style=["-", "--"])
+    >>> len(fig.states), fig.initial
+    (6, {'slope': 2, 'style': '-'})
+    >>> sorted(fig._repr_mimebundle_()[0])
+    ['image/png', 'text/html', 'text/plain']
+    >>> explore(line, slope=(1, 3, 0), style=["-"])
+    Traceback (most recent call last):
+    ...
+    ValueError: control 'slope': step must not be zero, got (1, 3, 0)
+    """
+    if not callable(plot_fn):
+        raise TypeError(f"plot_fn: expected a callable that draws a figure, "
+                        f"got {type(plot_fn).__name__}")
+    _check_settings({k: v for k, v in controls.items() if k.startswith("_")})
+    if not controls:
+        raise ValueError("controls: expected at least one, e.g. theta=(0, 1, 0.1); got none")
+    _check_figure_settings(_figsize, _dpi, _still_dpi, _max_frames)
+    parsed = tuple(parse_control(name, spec) for name, spec in controls.items())
+    _check_parameters(plot_fn, list(controls))
+    _check_grid(parsed, _max_frames)
+    initial = _initial_state(parsed, _initial)
+    if _caption is None:
+        _caption = f"Interactive figure: move the controls to change {', '.join(controls)}."
+    return Explorer(plot_fn, parsed, initial, str(_caption), tuple(_figsize), int(_dpi),
+                    int(_still_dpi))

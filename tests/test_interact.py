@@ -1,0 +1,561 @@
+"""Interactive figures: live widget, static HTML control and still image from one call."""
+
+import base64
+import io
+import itertools
+import json
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+import yaml  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from nbcourse import interact  # noqa: E402
+from nbcourse.interact import explore, parse_control  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+SMALL = {"_figsize": (1.0, 0.75), "_dpi": 40, "_still_dpi": 60}
+
+# The oracle: a swatch whose colour encodes the state, chosen independently of the code.
+RED = {1: 40, 2: 120, 3: 200}
+GREEN = {"x": 30, "y": 160}
+
+
+def swatch(n, kind):
+    """A figure of one flat colour: red from ``n``, green from ``kind``."""
+    fig = plt.figure(figsize=(1.0, 0.75))
+    fig.patch.set_facecolor((RED[n] / 255, GREEN[kind] / 255, 90 / 255))
+    return fig
+
+
+def colour_of(png: bytes):
+    """The RGB colour at the centre of a PNG."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return image.getpixel((image.width // 2, image.height // 2)), image.size
+
+
+def assert_colour(png, n, kind):
+    (r, g, b), _ = colour_of(png)
+    assert abs(r - RED[n]) <= 3 and abs(g - GREEN[kind]) <= 3 and abs(b - 90) <= 3, \
+        ((r, g, b), n, kind)
+
+
+class Recorder:
+    """Wraps a plotting function and records the keywords of every call."""
+
+    def __init__(self, fn):
+        self.fn, self.calls = fn, []
+
+    def __call__(self, **params):
+        self.calls.append(params)
+        return self.fn(**params)
+
+
+@pytest.fixture(autouse=True)
+def no_figure_leaks():
+    before = plt.get_fignums()
+    yield
+    assert plt.get_fignums() == before, "explore left figures open"
+
+
+# --------------------------------------------------------------------------- control specs
+
+
+def test_integer_range_is_inclusive_and_gives_an_integer_slider():
+    c = parse_control("K", (2, 5, 1))
+    assert (c.kind, c.values) == ("int", (2, 3, 4, 5))
+    assert all(type(v) is int for v in c.values)
+
+
+def test_float_range_lands_on_the_decimal_grid():
+    c = parse_control("theta", (0, 0.3, 0.1))
+    assert c.kind == "float"
+    assert c.values == (0.0, 0.1, 0.2, 0.3)  # not 0.30000000000000004
+    assert parse_control("t", (0.5, 1.5, 0.25)).labels == ("0.50", "0.75", "1.00", "1.25", "1.50")
+
+
+@pytest.mark.parametrize("spec", [[1, 2, 5], ("a", "b"), ["only"], [None, "x"]])
+def test_lists_and_non_numeric_tuples_are_dropdowns(spec):
+    c = parse_control("opt", spec)
+    assert c.kind == "options" and c.values == tuple(spec)
+
+
+@pytest.mark.parametrize("spec, error, fragment", [
+    ((1, 1, 1), ValueError, "empty range"),
+    ((3, 1, 1), ValueError, "empty range"),
+    ((1, 3, 0), ValueError, "step must not be zero"),
+    ((0.0, 1.0, 0.0), ValueError, "step must not be zero"),
+    ((1, 3, -1), ValueError, "step must be positive"),
+    ((0, 1, 0.3), ValueError, "whole number of steps"),
+    ((0, float("nan"), 0.1), ValueError, "finite"),
+    ((0, float("inf"), 1), ValueError, "finite"),
+    ((0, 1), TypeError, r"\(start, stop, step\)"),
+    ((0, 1, 0.5, 2), TypeError, r"\(start, stop, step\)"),
+    ((0, True, 1), TypeError, "not bool"),
+    ([], ValueError, "at least one option"),
+    ((), ValueError, "at least one option"),
+    (["a", "a"], ValueError, "distinct"),
+    ([[1], [2]], TypeError, "hashable"),
+    ("abc", TypeError, "expected \\(start, stop, step\\)"),
+    (5, TypeError, "expected \\(start, stop, step\\)"),
+    ({"a": 1}, TypeError, "expected \\(start, stop, step\\)"),
+])
+def test_bad_control_specs_name_the_control(spec, error, fragment):
+    calls = []
+    with pytest.raises(error, match=fragment) as info:
+        explore(lambda theta: calls.append(theta), theta=spec)
+    assert "'theta'" in str(info.value)
+    assert calls == [], "nothing is drawn for a bad specification"
+
+
+def test_unknown_parameter_is_named():
+    def f(n):  # pragma: no cover - never called
+        raise AssertionError
+
+    with pytest.raises(TypeError, match=r"control 'm': not a keyword parameter of f.*\['n'\]"):
+        explore(f, n=(1, 3, 1), m=[1, 2])
+
+
+def test_required_parameter_without_control_is_named():
+    def f(n, alpha):  # pragma: no cover - never called
+        raise AssertionError
+
+    with pytest.raises(TypeError, match="requires parameter 'alpha'"):
+        explore(f, n=(1, 3, 1))
+
+
+def test_keyword_catch_all_accepts_any_control_name():
+    seen = Recorder(lambda **kw: swatch(kw["n"], "x"))
+    fig = explore(seen, n=(1, 3, 1), anything=["p", "q"], **SMALL)
+    assert {tuple(sorted(c)) for c in seen.calls} == {("anything", "n")}
+    assert len(fig.states) == 6
+
+
+def test_unknown_setting_and_no_controls_are_refused():
+    with pytest.raises(TypeError, match="unknown setting '_colour'"):
+        explore(swatch, n=(1, 3, 1), kind=["x"], _colour="red")
+    with pytest.raises(ValueError, match="controls: expected at least one"):
+        explore(swatch)
+    with pytest.raises(TypeError, match="plot_fn: expected a callable"):
+        explore("swatch", n=(1, 3, 1))
+    with pytest.raises(ValueError, match="_dpi: expected a positive integer"):
+        explore(swatch, n=(1, 3, 1), kind=["x"], _dpi=0)
+    with pytest.raises(ValueError, match="_figsize"):
+        explore(swatch, n=(1, 3, 1), kind=["x"], _figsize=(0, 2))
+
+
+def test_plot_function_raising_on_the_first_state_is_a_clear_error():
+    def broken(n, kind):
+        plt.figure()  # opened before failing: must still be closed
+        return 1 / 0
+
+    with pytest.raises(ValueError, match=r"broken raised ZeroDivisionError at the state "
+                                         r"n=2, kind='x' \(controls n, kind\)") as info:
+        explore(broken, n=(1, 3, 1), kind=["x", "y"])
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+
+
+def test_plot_function_raising_on_a_later_state_names_that_state():
+    def fussy(n, kind):
+        if kind == "y" and n == 3:
+            raise RuntimeError("no data")
+        return swatch(n, kind)
+
+    with pytest.raises(ValueError, match=r"at the state n=3, kind='y'.*no data"):
+        explore(fussy, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+
+
+def test_plot_function_must_return_a_figure_or_axes():
+    def nothing(n):
+        plt.plot([0, n])
+
+    with pytest.raises(TypeError, match="must return a matplotlib Figure or Axes, got NoneType"):
+        explore(nothing, n=(1, 3, 1))
+
+
+def test_axes_and_arrays_of_axes_are_accepted():
+    def one(n):
+        return plt.subplots()[1]
+
+    def two(n):
+        return plt.subplots(1, 2)[1]
+
+    assert len(explore(one, n=(1, 2, 1), **SMALL).frames) == 2
+    assert len(explore(two, n=(1, 2, 1), **SMALL).frames) == 2
+
+
+def test_grid_over_the_frame_cap_is_refused_before_drawing():
+    seen = Recorder(swatch)
+    with pytest.raises(ValueError, match=r"controls a, b: the grid has 42 states \(a: 6, b: 7\), "
+                                         r"over the cap of 32 frames"):
+        explore(seen, a=(0, 5, 1), b=list("abcdefg"))
+    assert seen.calls == []
+    assert interact.MAX_FRAMES == 32
+
+
+def test_frame_cap_can_be_raised_explicitly():
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], _max_frames=6, **SMALL)
+    assert len(fig.frames) == 6
+    with pytest.raises(ValueError, match="cap of 5 frames"):
+        explore(swatch, n=(1, 3, 1), kind=["x", "y"], _max_frames=5, **SMALL)
+
+
+def test_static_figure_over_the_byte_budget_is_refused(monkeypatch):
+    monkeypatch.setattr(interact, "MAX_HTML_BYTES", 2_000)
+    with pytest.raises(ValueError, match="controls n, kind: the static figure takes"):
+        explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+
+
+def test_initial_state_defaults_to_middle_slider_value_and_first_option():
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    assert fig.initial == {"n": 2, "kind": "x"}
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], _initial={"kind": "y", "n": 3}, **SMALL)
+    assert fig.initial == {"n": 3, "kind": "y"}
+    with pytest.raises(ValueError, match="control 'n': expected a value on the grid"):
+        explore(swatch, n=(1, 3, 1), kind=["x", "y"], _initial={"n": 2.5})
+    with pytest.raises(ValueError, match="control 'kind': expected one of"):
+        explore(swatch, n=(1, 3, 1), kind=["x", "y"], _initial={"kind": "z"})
+    with pytest.raises(ValueError, match="_initial: 'm' is not a control"):
+        explore(swatch, n=(1, 3, 1), kind=["x", "y"], _initial={"m": 1})
+
+
+# --------------------------------------------------------------------------- live widget
+
+
+def widget_parts(fig):
+    controls_box, output = fig.widget.children
+    return list(controls_box.children), output
+
+
+def test_live_widget_has_one_control_per_parameter():
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    (slider, dropdown), output = widget_parts(fig)
+    assert type(slider).__name__ == "IntSlider"
+    assert (slider.min, slider.max, slider.step, slider.value) == (1, 3, 1, 2)
+    assert slider.continuous_update is True and slider.description == "n"
+    assert type(dropdown).__name__ == "Dropdown" and dropdown.label == "x"
+    assert dropdown.options == (("x", "x"), ("y", "y"))  # (label, value) pairs
+    assert output is fig.output
+    (first,) = output.outputs
+    assert_colour(base64.b64decode(first["data"]["image/png"]), 2, "x")
+
+
+def test_moving_each_control_calls_the_plot_function_and_redraws():
+    seen = Recorder(swatch)
+    fig = explore(seen, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    (slider, dropdown), output = widget_parts(fig)
+    before = plt.get_fignums()
+    for widget, value, state in [(slider, 3, {"n": 3, "kind": "x"}),
+                                 (dropdown, "y", {"n": 3, "kind": "y"}),
+                                 (slider, 1, {"n": 1, "kind": "y"})]:
+        seen.calls.clear()
+        old = output.outputs
+        widget.value = value
+        assert seen.calls == [state]
+        assert output.outputs != old
+        (entry,) = output.outputs
+        assert entry["output_type"] == "display_data"
+        png = base64.b64decode(entry["data"]["image/png"])
+        assert_colour(png, state["n"], state["kind"])
+        assert colour_of(png)[1] == (40, 30)  # 1 x 0.75 in at 40 dpi
+    assert plt.get_fignums() == before
+
+
+def test_float_slider_passes_grid_values():
+    seen = Recorder(lambda theta: swatch(1, "x"))
+    fig = explore(seen, theta=(0.0, 0.3, 0.1), **SMALL)
+    (slider,), _ = widget_parts(fig)
+    assert type(slider).__name__ == "FloatSlider" and slider.readout_format == ".1f"
+    seen.calls.clear()
+    slider.value = 0.1 + 0.2  # 0.30000000000000004, as a browser slider may send
+    assert seen.calls == [{"theta": 0.3}]
+
+
+def test_live_failure_is_shown_in_the_output_area_not_raised():
+    state = {"fail": False}
+
+    def flaky(n):
+        if state["fail"]:
+            raise RuntimeError("data went away")
+        return swatch(n, "x")
+
+    fig = explore(flaky, n=(1, 3, 1), **SMALL)
+    (slider,), output = widget_parts(fig)
+    state["fail"] = True
+    slider.value = 3
+    (entry,) = output.outputs
+    assert entry["output_type"] == "stream" and "data went away" in entry["text"]
+
+
+# --------------------------------------------------------------------------- static control
+
+
+class StaticParser(HTMLParser):
+    """Collect the elements and attributes of the static control."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags, self.attrs, self.scripts, self._script = [], [], [], None
+        self.options = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs.append((tag, dict(attrs)))
+        if tag == "script":
+            self._script = [dict(attrs), ""]
+        if tag == "option":
+            self.options.append(dict(attrs))
+
+    def handle_data(self, data):
+        if self._script is not None:
+            self._script[1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self.scripts.append(tuple(self._script))
+            self._script = None
+
+
+def parse_static(page):
+    parser = StaticParser()
+    parser.feed(page)
+    (data_text,) = [text for attrs, text in parser.scripts
+                    if attrs.get("class") == "nbcourse-explore-data"]
+    return parser, json.loads(data_text)
+
+
+def frame_png(uri):
+    prefix = "data:image/png;base64,"
+    assert uri.startswith(prefix)
+    return base64.b64decode(uri[len(prefix):])
+
+
+def test_static_control_holds_every_state_in_row_major_order():
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    parser, data = parse_static(fig.html)
+    states = list(itertools.product([1, 2, 3], ["x", "y"]))  # first control slowest
+    assert data["sizes"] == [3, 2] and len(data["index"]) == len(states) == 6
+    frames = [frame_png(data["frames"][i]) for i in data["index"]]
+    assert len(set(frames)) == 6, "every state has its own image"
+    for png, (n, kind) in zip(frames, states, strict=True):
+        assert_colour(png, n, kind)
+    assert data["labels"] == [["1", "2", "3"], ["x", "y"]]
+
+
+def test_static_control_has_one_input_per_control_and_shows_the_initial_state():
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], _initial={"n": 3, "kind": "y"}, **SMALL)
+    parser, data = parse_static(fig.html)
+    ranges = [a for t, a in parser.attrs if t == "input"]
+    selects = [a for t, a in parser.attrs if t == "select"]
+    assert [(r["type"], r["min"], r["max"], r["value"], r["data-control"]) for r in ranges] == \
+        [("range", "0", "2", "2", "n")]
+    assert [s["data-control"] for s in selects] == ["kind"]
+    assert [o["value"] for o in parser.options] == ["0", "1"]
+    assert "selected" in parser.options[1]
+    (img,) = [a for t, a in parser.attrs if t == "img"]
+    assert_colour(frame_png(img["src"]), 3, "y")
+    assert img["alt"] == "swatch: n = 3, kind = y"
+    assert "figcaption" in parser.tags and "form" in parser.tags
+
+
+def test_static_control_needs_no_network():
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    parser, _ = parse_static(fig.html)
+    for tag, attrs in parser.attrs:
+        for key in ("src", "href"):
+            if key in attrs:
+                assert attrs[key].startswith("data:image/png;base64,"), (tag, attrs[key][:40])
+    assert all("src" not in attrs for attrs, _ in parser.scripts), "no external script"
+    without_images = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", fig.html)
+    assert not re.search(r"https?:|//|@import|url\(", without_images)
+    assert "cdn" not in without_images.lower()
+
+
+def test_static_html_is_deterministic_with_content_derived_id():
+    page = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL).html
+    again = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL).html
+    assert page == again
+    (ident,) = re.findall(r'id="(nbcourse-explore-[0-9a-f]{12})"', page)
+    other = explore(swatch, n=(1, 3, 1), kind=["y", "x"], **SMALL).html
+    assert ident not in other
+
+
+def test_identical_frames_are_stored_once():
+    fig = explore(lambda n, kind: swatch(n, "x"), n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    _, data = parse_static(fig.html)
+    assert len(data["index"]) == 6 and len(data["frames"]) == 3
+    assert data["index"] == [0, 0, 1, 1, 2, 2]
+
+
+def test_static_html_has_no_div_and_a_caption():
+    # myst-nb wraps an output in two <div>s; a </div></div> inside would end the cell's
+    # output early for tools that look for the figure caption
+    fig = explore(swatch, n=(1, 3, 1), kind=["x"], _caption="Red <grows> with n.", **SMALL)
+    assert "<div" not in fig.html and "</div>" not in fig.html
+    assert "<figcaption>Red &lt;grows&gt; with n.</figcaption>" in fig.html
+
+
+def test_mime_bundle_outside_a_kernel_has_html_still_and_text():
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    data, metadata = fig._repr_mimebundle_()
+    assert set(data) == {"text/plain", "text/html", "image/png"}
+    still = base64.b64decode(data["image/png"])
+    image = Image.open(io.BytesIO(still))
+    assert image.mode == "RGB", "opaque, so it reads in dark mode"
+    assert image.size == (60, 45)  # 1 x 0.75 in at 60 dpi
+    assert_colour(still, 2, "x")
+    assert metadata["image/png"] == {"width": 40, "height": 30}
+    assert "run the cell in a live kernel" in data["text/plain"]
+
+
+def test_mime_bundle_in_a_kernel_adds_the_widget_view(monkeypatch):
+    monkeypatch.setattr(interact, "_has_comm_kernel", lambda: True)
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    data, _ = fig._repr_mimebundle_()
+    assert data[WIDGET_VIEW]["model_id"] == fig.widget.model_id
+    assert {"text/html", "image/png", "text/plain"} <= set(data)
+
+
+# --------------------------------------------------------------------------- book and nbval
+
+
+def test_book_configuration_shows_the_static_control_in_html_and_the_still_in_print():
+    from myst_nb.core.render import get_mime_priority
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    sphinx = config["sphinx"]["config"]
+    overrides = [tuple(o) for o in sphinx["nb_mime_priority_overrides"]]
+    bundle = {WIDGET_VIEW, "text/html", "image/png", "text/plain"}
+
+    def chosen(builder, overrides):
+        return next(m for m in get_mime_priority(builder, overrides) if m in bundle)
+
+    assert chosen("html", []) == WIDGET_VIEW, "without the override the dead widget is shown"
+    for builder in ("html", "dirhtml", "singlehtml", "epub"):
+        assert chosen(builder, overrides) == "text/html", builder
+    assert chosen("latex", overrides) == "image/png"
+    assert sphinx["nb_ipywidgets_js"] == {}, "no ipywidgets JavaScript from a CDN"
+
+
+def test_sanitize_patterns_mask_only_what_may_differ_between_machines(monkeypatch):
+    from nbval.plugin import get_sanitize_patterns
+
+    patterns = get_sanitize_patterns((ROOT / "tests/nbval_sanitize.cfg").read_text())
+
+    def sanitize(text):
+        for regex, replace in patterns:
+            text = re.sub(regex, replace, text)
+        return text
+
+    one = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL).html
+    monkeypatch.setitem(RED, 1, 90)  # other pixels, as another machine might draw them
+    two = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL).html
+    assert one != two and sanitize(one) == sanitize(two)
+    three = explore(swatch, n=(1, 2, 1), kind=["x", "y"], **SMALL).html
+    assert sanitize(three) != sanitize(one), "structure and values are still compared"
+
+
+NOTEBOOK_CODE = [
+    """import matplotlib.pyplot as plt
+import nbcourse
+
+def swatch(n, kind):
+    fig = plt.figure(figsize=(1.0, 0.75))
+    fig.patch.set_facecolor((40 * n / 255, {"x": 30, "y": 160}[kind] / 255, 90 / 255))
+    return fig
+
+fig = nbcourse.explore(swatch, n=(1, 3, 1), kind=["x", "y"], _dpi=40)
+fig""",
+    """(slider, dropdown), output = fig.widget.children[0].children, fig.output
+before = output.outputs
+slider.value, dropdown.value = 3, "y"
+print(output.outputs != before, len(plt.get_fignums()))""",
+]
+
+
+@pytest.fixture(scope="module")
+def executed_notebook(tmp_path_factory):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(code) for code in NOTEBOOK_CODE]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    path = tmp_path_factory.mktemp("nb") / "explore.ipynb"
+    nbformat.write(nb, path)
+    return nb, path
+
+
+def test_stored_output_carries_all_three_representations(executed_notebook):
+    nb, _ = executed_notebook
+    outputs = nb.cells[0].outputs
+    assert [o.output_type for o in outputs] == ["execute_result"], "no stray figure output"
+    data = outputs[0].data
+    assert {WIDGET_VIEW, "text/html", "image/png", "text/plain"} <= set(data)
+    model_id = data[WIDGET_VIEW]["model_id"]
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    assert state[model_id]["model_name"] == "VBoxModel", "the kernel built the live widget"
+    _, static = parse_static(data["text/html"])
+    assert len(static["index"]) == 6 and len(set(static["index"])) == 6
+    assert Image.open(io.BytesIO(base64.b64decode(data["image/png"]))).mode == "RGB"
+    assert nb.cells[1].outputs[0].text == "True 0\n", "the widget redraws in the kernel"
+
+
+def test_nbval_passes_on_the_stored_outputs(executed_notebook):
+    _, path = executed_notebook
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval", "-o", "addopts=",
+         "-o", "testpaths=", "--nbval-sanitize-with", str(ROOT / "tests/nbval_sanitize.cfg"),
+         str(path)], capture_output=True, text=True, cwd=path.parent, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert "2 passed" in run.stdout
+
+
+# --------------------------------------------------------------------------- browser
+
+
+@pytest.mark.browser
+def test_moving_a_static_control_changes_the_image_in_chromium(tmp_path):
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    _, data = parse_static(fig.html)
+    page_file = tmp_path / "explore.html"
+    page_file.write_text(f"<!doctype html><html><body>{fig.html}</body></html>")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            requests, errors = [], []
+            page.on("request", lambda r: r.url.startswith("file:") or requests.append(r.url))
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_file.as_uri())
+            img = page.locator("img.nbcourse-explore-frame")
+            assert page.locator("form.nbcourse-explore-controls").is_visible()
+            for n_index, kind_index in [(2, 0), (2, 1), (0, 1)]:
+                before = img.get_attribute("src")
+                page.locator('input[data-control="n"]').fill(str(n_index))
+                page.locator('select[data-control="kind"]').select_option(str(kind_index))
+                k = n_index * 2 + kind_index
+                assert img.get_attribute("src") == data["frames"][data["index"][k]]
+                assert img.get_attribute("src") != before
+                n, kind = [1, 2, 3][n_index], ["x", "y"][kind_index]
+                assert img.get_attribute("alt") == f"swatch: n = {n}, kind = {kind}"
+            assert not requests and not errors
+        finally:
+            browser.close()
