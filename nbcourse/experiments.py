@@ -187,11 +187,13 @@ def _child(ss: np.random.SeedSequence, *key: int) -> np.random.Generator:
 # ----------------------------------------------------------------------------
 
 
-def _log_gamma(rng: np.random.Generator, a: float, size) -> np.ndarray:
+def _log_gamma(rng: np.random.Generator, a: float, size, rng_u=None) -> np.ndarray:
     """Logs of ``Gamma(a, 1)`` draws, exact for tiny ``a`` (no underflow to zero).
 
     For ``a < 1`` uses ``Gamma(a) = Gamma(a + 1) * U**(1/a)`` (Marsaglia & Tsang 2000),
-    so ``log X = log Gamma(a + 1) + log(U) / a`` with ``U`` in ``(0, 1]``.
+    so ``log X = log Gamma(a + 1) + log(U) / a`` with ``U`` in ``(0, 1]`` drawn from
+    ``rng_u`` (default ``rng``).  Every element consumes its generator(s) in order,
+    so the first draws do not depend on ``size``.
     """
     if a == 1.0:
         x = rng.standard_exponential(size)
@@ -200,7 +202,7 @@ def _log_gamma(rng: np.random.Generator, a: float, size) -> np.ndarray:
     if a > 1.0:
         return np.log(rng.standard_gamma(a, size))
     out = np.log(rng.standard_gamma(a + 1.0, size))
-    u = rng.random(size)
+    u = (rng if rng_u is None else rng_u).random(size)
     np.subtract(1.0, u, out=u)  # (0, 1]: never log(0)
     np.log(u, out=u)
     u *= 1.0 / a
@@ -240,7 +242,7 @@ def sample_log_dirichlet(alpha, K, size=(), *, seed=None) -> np.ndarray:
     K = _check_int(K, "K", 2)
     size = (size,) if isinstance(size, numbers.Integral) else tuple(size)
     rng = np.random.Generator(np.random.PCG64(_seed_sequence(seed)))
-    lx = np.moveaxis(_log_gamma(rng, alpha, (K, *size)), 0, -1)
+    lx = _log_gamma(rng, alpha, (*size, K))
     return lx - _logsumexp(lx, axis=-1, keepdims=True)
 
 
@@ -259,11 +261,17 @@ def _blocks(n: int):
         yield index, min(BLOCK, n - start)
 
 
-def _sample_block(rng, K: int, C: int, b: int, alpha: float, prior_alpha: float):
-    """Unnormalised log weights: ``lp`` shape (C, b) for ``pi``, ``lx`` shape (C, K, b) for ``theta``."""
-    lp = _log_gamma(rng, prior_alpha, (C, b))
-    lx = _log_gamma(rng, alpha, (C, K, b))
-    return lp, lx
+def _sample_block(ss, index: int, K: int, C: int, b: int, alpha: float, prior_alpha: float):
+    """Block ``index``: log weights ``lp`` (C, b) for ``pi`` and ``lx`` (C, K, b) for ``theta``.
+
+    Four independent streams per block (gamma and uniform draws for ``pi`` and
+    for ``theta``), each consumed classifier by classifier, so classifier ``i``
+    of a block is the same whatever the block's length: the first ``n``
+    classifiers of a run with seed ``s`` are those of any longer run with seed ``s``.
+    """
+    lp = _log_gamma(_child(ss, 0, index, 0), prior_alpha, (b, C), _child(ss, 0, index, 1))
+    lx = _log_gamma(_child(ss, 0, index, 2), alpha, (b, C, K), _child(ss, 0, index, 3))
+    return np.ascontiguousarray(lp.T), np.ascontiguousarray(np.transpose(lx, (1, 2, 0)))
 
 
 def sample_log_classifiers(K, alpha, n, C=PAPER_C, prior_alpha=1.0, seed=None):
@@ -292,7 +300,7 @@ def sample_log_classifiers(K, alpha, n, C=PAPER_C, prior_alpha=1.0, seed=None):
     K, alpha, n, C, prior_alpha, ss = _check_cell(K, alpha, n, C, prior_alpha, seed)
     pis, thetas = [], []
     for index, b in _blocks(n):
-        lp, lx = _sample_block(_child(ss, 0, index), K, C, b, alpha, prior_alpha)
+        lp, lx = _sample_block(ss, index, K, C, b, alpha, prior_alpha)
         pis.append((lp - _logsumexp(lp, axis=0, keepdims=True)).T)
         thetas.append(np.transpose(lx - _logsumexp(lx, axis=1, keepdims=True), (2, 0, 1)))
     return np.concatenate(pis), np.concatenate(thetas)
@@ -453,7 +461,7 @@ def _block_counts(log_pi, lx):
 def _iter_counts(K, alpha, n, C, prior_alpha, ss):
     """Yield per-classifier counts ``(a, d, m)`` block by block (constant memory)."""
     for index, b in _blocks(n):
-        lp, lx = _sample_block(_child(ss, 0, index), K, C, b, alpha, prior_alpha)
+        lp, lx = _sample_block(ss, index, K, C, b, alpha, prior_alpha)
         yield _block_counts(lp - _logsumexp(lp, axis=0, keepdims=True), lx)
 
 
@@ -519,11 +527,12 @@ def log_posteriors(pi, theta):
 
     Examples
     --------
-    >>> cat, pob = log_posteriors([0.5, 0.5], [[0.6, 0.3, 0.1], [0.2, 0.3, 0.5]])
-    >>> np.round(np.exp(cat[0]), 4)
-    array([0.75, 0.25])
-    >>> np.round(np.exp(pob[0]), 4)  # 0.6*0.7*0.9 against 0.2*0.7*0.5
-    array([0.8438, 0.1562])
+    >>> pi, theta = [0.65, 0.35], [[0.3, 0.7, 0.0], [0.5, 0.25, 0.25]]
+    >>> cat, pob = log_posteriors(pi, theta)
+    >>> np.round(np.exp(cat[0]), 4)  # 0.65*0.3 against 0.35*0.5
+    array([0.527, 0.473])
+    >>> np.round(np.exp(pob[0]), 4)  # times Q^{-0}: 0.7*1.0 against 0.75*0.75
+    array([0.3728, 0.6272])
     """
     log_pi, lx, lead = _check_params(pi, theta)
     cat, pob = _joint_logs(log_pi, lx)
@@ -599,9 +608,11 @@ def compare_observations(pi, theta) -> ObservationComparison:
 
     Examples
     --------
-    >>> r = compare_observations([0.5, 0.5], [[0.6, 0.3, 0.1], [0.2, 0.3, 0.5]])
-    >>> r.pob_higher.tolist(), r.map_disagree.tolist()
-    ([True, False, True], [False, False, False])
+    >>> r = compare_observations([0.65, 0.35], [[0.3, 0.7, 0.0], [0.5, 0.25, 0.25]])
+    >>> r.map_categorical.tolist(), r.map_pob.tolist()
+    ([0, 0, 1], [1, 0, 1])
+    >>> r.pob_higher.tolist()  # at x = 2 both posteriors are exactly 1: a tie
+    [True, True, False]
     >>> r = compare_observations([0.5, 0.5], [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
     >>> r.valid.tolist()  # x = 1 and x = 2 are impossible under both classes
     [True, False, False]
@@ -734,7 +745,7 @@ def compare_models(
     >>> r.n_observations, r.n_excluded
     (3000, 0)
     >>> round(r.pob_higher, 2), round(r.map_disagree, 2)
-    (0.83, 0.11)
+    (0.78, 0.13)
     """
     K, alpha, n, C, prior_alpha, ss = _check_cell(K, alpha, n, C, prior_alpha, seed)
     if not (isinstance(confidence, numbers.Real) and 0 < confidence < 1):
@@ -1162,7 +1173,7 @@ def fig3_data(K=3, alpha=1.0, n=PAPER_N, C=PAPER_C, prior_alpha=1.0, seed=0) -> 
     K, alpha, n, C, prior_alpha, ss = _check_cell(K, alpha, n, C, prior_alpha, seed)
     parts = []
     for index, b in _blocks(n):
-        lp, lx = _sample_block(_child(ss, 0, index), K, C, b, alpha, prior_alpha)
+        lp, lx = _sample_block(ss, index, K, C, b, alpha, prior_alpha)
         parts.append(_observation_comparison(lp - _logsumexp(lp, axis=0, keepdims=True), lx, (b,)))
     valid = np.concatenate([p.valid for p in parts]).ravel()
     def cat(name):
