@@ -109,7 +109,7 @@ def child(request):
     sys.stdout = open(1, "w", closefd=False)
     sys.stderr = open(2, "w", closefd=False)
     argv = ["-f", request["connection_file"], "--HistoryManager.enabled=False",
-            "--IPKernelApp.quiet=True", "--InteractiveShellApp.ignore_cwd=False"]
+            "--IPKernelApp.quiet=True", "--InteractiveShell.xmode=Minimal"]
     request.clear()
     from ipykernel.kernelapp import IPKernelApp
 

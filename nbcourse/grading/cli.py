@@ -1,0 +1,93 @@
+"""``python -m nbcourse grade ...`` and ``python -m nbcourse gradescope ...``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .assignment import load_assignment
+
+__all__ = ["gradescope_main", "grade_main"]
+
+
+def _limit_options(parser):
+    group = parser.add_argument_group("limits (default: the assignment's own)")
+    group.add_argument("--cell-timeout", type=float, help="seconds per cell")
+    group.add_argument("--total-timeout", type=float, help="seconds per submission")
+    group.add_argument("--probe-timeout", type=float, help="seconds per checked call")
+    group.add_argument("--memory-mb", type=int, help="address-space limit of a kernel (MiB)")
+    group.add_argument("--max-procs", type=int, help="processes and threads per kernel")
+
+
+def _limits(assignment, args):
+    return assignment.limits.replace(
+        cell_timeout=args.cell_timeout, total_timeout=args.total_timeout,
+        probe_timeout=args.probe_timeout, memory_mb=args.memory_mb, max_procs=args.max_procs)
+
+
+def _notebooks(paths):
+    found = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found.extend(sorted(p.rglob("*.ipynb")))
+        else:
+            found.append(p)
+    return found
+
+
+def grade_main(argv=None):
+    """Grade submissions; write ``OUT/grades.csv`` and ``OUT/<stem>/results.json``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m nbcourse grade",
+        description="Grade submitted notebooks, each in its own sandboxed kernel.")
+    parser.add_argument("--assignment", required=True, help="folder exercises/<name>")
+    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    _limit_options(parser)
+    parser.add_argument("submissions", nargs="+", help=".ipynb files or folders of them")
+    args = parser.parse_args(argv)
+    from .grader import grade_batch
+
+    try:
+        assignment = load_assignment(args.assignment)
+    except ValueError as exc:
+        parser.error(str(exc))
+    notebooks = _notebooks(args.submissions)
+    if not notebooks:
+        parser.error("no .ipynb submissions found")
+    start = time.monotonic()
+    results = grade_batch(assignment.path, notebooks, args.out, workers=args.workers,
+                          limits=_limits(assignment, args),
+                          progress=None if args.quiet else print)
+    seconds = time.monotonic() - start
+    graded = sum(r.status == "graded" for r in results)
+    print(f"{len(results)} submissions ({graded} graded, {len(results) - graded} invalid or "
+          f"failed) in {seconds:.1f} s -> {Path(args.out) / 'grades.csv'}")
+    return 0
+
+
+def gradescope_main(argv=None):
+    """Build a Gradescope autograder bundle (setup.sh, run_autograder) for an assignment."""
+    parser = argparse.ArgumentParser(
+        prog="python -m nbcourse gradescope",
+        description="Build a Gradescope autograder zip that runs the same grader.")
+    parser.add_argument("assignment", help="folder exercises/<name>")
+    parser.add_argument("-o", "--output", required=True, help="zip file to write")
+    _limit_options(parser)
+    args = parser.parse_args(argv)
+    from .gradescope import build_bundle
+
+    try:
+        assignment = load_assignment(args.assignment)
+    except ValueError as exc:
+        parser.error(str(exc))
+    path = build_bundle(assignment.path, args.output, _limits(assignment, args))
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(grade_main())

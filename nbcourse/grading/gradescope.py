@@ -1,0 +1,169 @@
+"""Gradescope autograder bundle, and the command its ``run_autograder`` calls.
+
+The zip holds ``setup.sh`` and ``run_autograder`` at its root (as Gradescope expects), the
+pinned ``requirements.txt``, a copy of the ``nbcourse`` package, ``assignment/tests.py``
+(never the solution notebook) and ``config.json`` with the limits. Gradescope unpacks it to
+``/autograder/source``, runs ``setup.sh`` once, then for each submission runs
+``run_autograder``, which grades ``/autograder/submission/*.ipynb`` with the same grader as
+``python -m nbcourse grade`` and writes ``/autograder/results/results.json``.
+
+``NBCOURSE_AUTOGRADER_ROOT`` replaces ``/autograder`` and ``NBCOURSE_AUTOGRADER_PYTHON``
+the interpreter, so the bundle can be tried locally.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+import zipfile
+from pathlib import Path
+
+from .assignment import Limits, load_assignment
+
+__all__ = ["build_bundle", "run"]
+
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder image.
+set -euo pipefail
+SRC=/autograder/source
+PYTHON="${PYTHON:-python3.11}"
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+    apt-get update
+    apt-get install -y --no-install-recommends python3.11 python3.11-venv
+fi
+"$PYTHON" -m venv /autograder/venv
+/autograder/venv/bin/pip install --no-cache-dir -r "$SRC/requirements.txt"
+# Tests and library stay readable by root only; kernels run as other users.
+chmod -R go-rwx "$SRC"
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for each submission; it always writes results/results.json.
+set -uo pipefail
+ROOT="${NBCOURSE_AUTOGRADER_ROOT:-/autograder}"
+PYTHON="${NBCOURSE_AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
+cd "$ROOT/source"
+export PYTHONPATH="$ROOT/source"
+exec "$PYTHON" -P -m nbcourse.grading.gradescope run --root "$ROOT"
+"""
+
+_RUNTIME_FALLBACK = ["numpy", "scipy", "matplotlib", "ipykernel", "ipython", "jupyter_client",
+                     "pyzmq", "nbformat", "scikit-learn", "ipywidgets"]
+
+
+def _requirements():
+    """Pinned runtime requirements without the editable install of the repository."""
+    import nbcourse
+
+    pinned = Path(nbcourse.__file__).resolve().parents[1] / "requirements.txt"
+    if pinned.is_file():
+        lines = pinned.read_text(encoding="utf-8").splitlines()
+        return "\n".join(x for x in lines if not x.strip().startswith("-e")) + "\n"
+    from importlib.metadata import version
+
+    return "".join(f"{name}=={version(name)}\n" for name in _RUNTIME_FALLBACK)
+
+
+def _add_tree(archive, folder, prefix):
+    for path in sorted(Path(folder).rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            archive.write(path, f"{prefix}/{path.relative_to(folder).as_posix()}")
+
+
+def _add_text(archive, name, text, mode=0o644):
+    info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+    info.external_attr = (0o100000 | mode) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, text)
+
+
+def build_bundle(assignment_dir, output, limits=None):
+    """Write the Gradescope autograder zip for the assignment in ``assignment_dir``.
+
+    Returns
+    -------
+    pathlib.Path
+        The zip file.
+    """
+    import nbcourse
+
+    assignment = load_assignment(assignment_dir)
+    limits = limits or assignment.limits
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    config = {"assignment": assignment.name, "limits": limits.__dict__}
+    with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as archive:
+        _add_text(archive, "setup.sh", SETUP_SH, 0o755)
+        _add_text(archive, "run_autograder", RUN_AUTOGRADER, 0o755)
+        _add_text(archive, "requirements.txt", _requirements())
+        _add_text(archive, "config.json", json.dumps(config, indent=2) + "\n")
+        _add_tree(archive, Path(nbcourse.__file__).parent, "nbcourse")
+        for path in sorted(Path(assignment.path).iterdir()):
+            if path.is_file() and path.suffix == ".py":
+                archive.write(path, f"assignment/{path.name}")
+    return output
+
+
+def _pick_submission(folder, name):
+    notebooks = sorted(p for p in Path(folder).rglob("*.ipynb")
+                       if ".ipynb_checkpoints" not in p.parts)
+    if not notebooks:
+        return None, "no .ipynb file was submitted"
+    if len(notebooks) == 1:
+        return notebooks[0], ""
+    preferred = [p for p in notebooks if p.name == f"{name}.ipynb"]
+    chosen = preferred[0] if preferred else notebooks[0]
+    return chosen, f"several notebooks were submitted; graded {chosen.name}"
+
+
+def _write(results_dir, data):
+    results_dir.mkdir(parents=True, exist_ok=True)
+    tmp = results_dir / "results.json.tmp"
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, results_dir / "results.json")
+
+
+def run(root):
+    """Grade the submission under ``root`` (Gradescope's layout); always write results."""
+    from .grader import gradescope_results, grade_notebook
+
+    root = Path(root).resolve()
+    results_dir = root / "results"
+    try:
+        config = json.loads((root / "source" / "config.json").read_text(encoding="utf-8"))
+        assignment = load_assignment(root / "source" / "assignment")
+        limits = Limits(**config["limits"])
+        notebook, note = _pick_submission(root / "submission", assignment.name)
+        if notebook is None:
+            _write(results_dir, {"score": 0.0, "output": note, "tests": []})
+            return 0
+        needed = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix)}
+        hide = [str(p) for p in root.iterdir()
+                if not any(p.resolve() == n or p.resolve() in n.parents for n in needed)]
+        result = grade_notebook(assignment, notebook, limits, hide)
+        data = gradescope_results(result)
+        if note:
+            data["output"] = f"{note}. {data['output']}"
+        _write(results_dir, data)
+    except Exception:  # the student must still get a results file
+        traceback.print_exc()
+        _write(results_dir, {"score": 0.0, "tests": [],
+                             "output": "The autograder failed; please contact the instructor."})
+        return 1
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m nbcourse.grading.gradescope")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run_parser = sub.add_parser("run", help="grade ROOT/submission into ROOT/results")
+    run_parser.add_argument("--root", default="/autograder")
+    args = parser.parse_args(argv)
+    return run(args.root)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
