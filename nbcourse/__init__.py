@@ -126,6 +126,18 @@ __all__ += [
 ]
 
 # --- experiments.py: Williams (2024) §3 experiments ---
+from .experiments import (  # noqa: E402, I001
+    PAPER_VALUES, Fig3Data, ModelComparison, ObservationComparison, PaperCell, PaperTable,
+    SamplingDistribution, compare_models, compare_observations, fig2_data, fig3_data,
+    log_posteriors, paper_consistency, paper_table, sample_log_classifiers,
+    sample_log_dirichlet, sampling_distribution, simulate_replicates,
+)
+__all__ += [
+    "PAPER_VALUES", "Fig3Data", "ModelComparison", "ObservationComparison", "PaperCell",
+    "PaperTable", "SamplingDistribution", "compare_models", "compare_observations", "fig2_data",
+    "fig3_data", "log_posteriors", "paper_consistency", "paper_table", "sample_log_classifiers",
+    "sample_log_dirichlet", "sampling_distribution", "simulate_replicates",
+]
 
 # --- interact.py: interactive figures ---
 from .interact import Explorer, explore  # noqa: E402, I001
