@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
@@ -504,14 +505,21 @@ def plot_weights_vs_n(N, w_nb, w_lr, w_true, *, ax=None, feature_names=None):
         if nb_lo is not None:
             ax.fill_between(n, nb_lo[:, j], nb_hi[:, j], color=color, alpha=0.15, lw=0)
         if lr_lo is not None:
-            ax.fill_between(n, lr_lo[:, j], lr_hi[:, j], color=color, alpha=0.08, lw=0,
-                            hatch="//")
+            ax.fill_between(n, lr_lo[:, j], lr_hi[:, j], color=color, alpha=0.08, lw=0)
     ax.set_xscale("log")
     ax.set_xlabel("training sample size $N$ (log scale)")
     ax.set_ylabel("fitted weight")
-    ax.set_title("Two fits of the same linear family (dotted: true weights)")
+    ax.set_title("Two fits of the same linear family (dotted: true weights)", fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    # A compact legend: one entry per feature (colour) and one per method (line style).
+    handles = [Line2D([], [], color=_SERIES_COLORS[j % len(_SERIES_COLORS)], lw=6, alpha=0.6,
+                      label=names[j]) for j in range(truth.size)]
+    handles += [Line2D([], [], color="black", ls="-", marker="o", ms=4, label="naive Bayes"),
+                Line2D([], [], color="black", ls="--", marker="s", ms=4, mfc="white",
+                       label="logistic regression"),
+                Line2D([], [], color="black", ls=":", label="true weight")]
+    ax.legend(handles=handles, fontsize=8, ncol=4, loc="upper center",
+              bbox_to_anchor=(0.5, -0.16), frameon=False)
     return ax
 
 
