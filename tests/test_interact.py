@@ -80,6 +80,7 @@ def test_float_range_lands_on_the_decimal_grid():
     c = parse_control("theta", (0, 0.3, 0.1))
     assert c.kind == "float"
     assert c.values == (0.0, 0.1, 0.2, 0.3)  # not 0.30000000000000004
+    assert parse_control("t", (0.2, 0.5, 0.1)).step == 0.1  # not 0.09999999999999998
     assert parse_control("t", (0.5, 1.5, 0.25)).labels == ("0.50", "0.75", "1.00", "1.25", "1.50")
 
 
