@@ -20,6 +20,7 @@ from nbcourse.plots.duda import (
     plot_cube_multiclass,
     plot_discriminant_panel,
     plot_empty_cells,
+    plot_estimate_distribution,
     plot_estimation_error,
     plot_table_growth,
     plot_weight_bars,
@@ -250,6 +251,18 @@ def test_estimation_error_markers_lines_and_mark():
     assert_allclose(ax.lines[4].get_xdata(), [50, 50])
     with pytest.raises(ValueError, match="same keys"):
         plot_estimation_error([5], {"MLE": [0.1]}, expected={"x": [0.1]})
+
+
+def test_estimate_distribution_histograms_and_extreme_share():
+    ml = np.array([0.0, 0.0, 0.2, 0.4, 1.0])
+    lap = np.array([0.1, 0.1, 0.25, 0.4, 0.9])
+    ax = plot_estimate_distribution({"ML": ml, "Laplace": lap}, 0.3, bins=10)
+    assert [p.get_label() for p in ax.patches] == ["ML (60% at 0 or 1)", "Laplace (0% at 0 or 1)"]
+    # The step outline of the first histogram reaches the share in the fullest bin, 2/5.
+    assert np.isclose(ax.patches[0].get_path().vertices[:, 1].max(), 0.4)
+    assert_allclose(ax.lines[-1].get_xdata(), [0.3, 0.3])
+    with pytest.raises(ValueError, match=r"estimates\['x'\] must be"):
+        plot_estimate_distribution({"x": [1.5]}, 0.5)
 
 
 def test_figures_have_white_backgrounds():

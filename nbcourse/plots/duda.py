@@ -33,6 +33,7 @@ __all__ = [
     "plot_cube_multiclass",
     "plot_discriminant_panel",
     "plot_empty_cells",
+    "plot_estimate_distribution",
     "plot_estimation_error",
     "plot_table_growth",
     "plot_weight_bars",
@@ -622,5 +623,60 @@ def plot_estimation_error(n, errors, *, expected=None, mark=None, ax=None,
     ax.set_xlabel("samples per class $N_i$ (log scale)")
     ax.set_ylabel(ylabel)
     ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_estimate_distribution(estimates, p_true, *, bins=20, ax=None):
+    """Histograms of estimates of one probability, with the truth and the share of 0s and 1s.
+
+    An estimate of exactly 0 or 1 makes a weight of the linear discriminant
+    infinite (Duda, Hart & Stork 2001, eqs. 90–91), so the legend reports the
+    share of such estimates for each estimator.
+
+    Parameters
+    ----------
+    estimates : Mapping[str, array_like of shape (r,)]
+        Repeated estimates in ``[0, 1]`` from each estimator (for example ML and
+        Laplace-smoothed).
+    p_true : float
+        The probability being estimated (a vertical dotted line).
+    bins : int, default 20
+        Equal-width bins over ``[0, 1]``.
+    ax : matplotlib.axes.Axes or None
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.patches`` holds one step-histogram patch per estimator, in order;
+        its legend label ends with the share of estimates equal to 0 or 1.
+
+    Examples
+    --------
+    >>> ax = plot_estimate_distribution({"ML": [0.0, 0.5, 1.0, 0.5]}, 0.5)
+    >>> ax.patches[0].get_label()
+    'ML (50% at 0 or 1)'
+    >>> plt.close(ax.figure)
+    """
+    if not isinstance(estimates, Mapping) or not estimates:
+        raise TypeError(
+            f"estimates must be a non-empty mapping label -> values, got {estimates!r:.60}"
+        )
+    truth = float(as_real_array(p_true, "p_true"))
+    ax = get_axes(ax)
+    edges = np.linspace(0.0, 1.0, int(bins) + 1)
+    for k, (label, values) in enumerate(estimates.items()):
+        v = as_real_array(values, f"estimates[{label!r}]").ravel()
+        if v.size == 0 or (v < 0).any() or (v > 1).any():
+            raise ValueError(f"estimates[{label!r}] must be a non-empty array of values in [0, 1]")
+        extreme = np.mean((v == 0) | (v == 1))
+        weights = np.full(v.size, 1.0 / v.size)
+        ax.hist(v, bins=edges, weights=weights, histtype="step", lw=2,
+                color=_SERIES_COLORS[k % len(_SERIES_COLORS)],
+                label=f"{label} ({extreme:.0%} at 0 or 1)")
+    ax.axvline(truth, color=COLORS["black"], ls=":", lw=1.2, label=f"true $p = {truth:g}$")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_xlabel("estimate $\\hat p$")
+    ax.set_ylabel("share of samples")
     ax.legend(fontsize="small")
     return ax
