@@ -127,3 +127,43 @@ def test_page_renders_offline(browser, server, screenshots, doc):
         page.screenshot(path=str(screenshots / f"{doc.replace('/', '__')}.png"), full_page=True)
     finally:
         visit.close()
+
+
+def widget_pages():
+    """Book pages whose notebook stores an interactive figure made by nbcourse.explore."""
+    return [doc for doc in toc_files()
+            if (ROOT / f"{doc}.ipynb").exists()
+            and "nbcourse-explore" in (ROOT / f"{doc}.ipynb").read_text(encoding="utf-8")]
+
+
+def test_some_page_has_an_interactive_figure():
+    assert widget_pages(), "no page of the book carries an nbcourse.explore figure"
+
+
+@pytest.mark.parametrize("doc", widget_pages())
+def test_moving_a_control_changes_the_figure(browser, server, doc):
+    visit = PageVisit(browser, server, doc)
+    try:
+        page = visit.page
+        figures = page.locator("figure.nbcourse-explore")
+        assert figures.count() > 0, "no static interactive figure on the page"
+        for k in range(figures.count()):
+            figure = figures.nth(k)
+            image = figure.locator("img.nbcourse-explore-frame")
+            for c in range(figure.locator("[data-control]").count()):
+                control = figure.locator("[data-control]").nth(c)
+                before = image.get_attribute("src")
+                if control.evaluate("e => e.tagName") == "SELECT":
+                    options = control.locator("option")
+                    current = control.evaluate("e => e.selectedIndex")
+                    control.select_option(index=(current + 1) % options.count())
+                else:
+                    control.evaluate("e => { e.value = e.value === e.max ? e.min : e.max;"
+                                     " e.dispatchEvent(new Event('input', {bubbles: true})); }")
+                after = image.get_attribute("src")
+                name = control.get_attribute("data-control")
+                assert after != before, f"figure {k}: moving {name!r} left the image unchanged"
+                assert image.evaluate("i => i.complete && i.naturalWidth > 0")
+        assert not visit.errors, f"console errors: {visit.errors}"
+    finally:
+        visit.close()
