@@ -1,0 +1,205 @@
+"""Benchmark of the Williams (2024) §3 experiments engine.  Prints figures; asserts nothing.
+
+Run:  .venv/bin/python benchmarks/bench_experiments.py [--n 1000000] [--repeats 3]
+
+Measures
+1. the full six-cell table at ``--n`` classifiers per cell: wall and CPU time
+   (median over repeats) and peak memory (tracemalloc, in a separate run, and the
+   process's peak resident set size);
+2. that memory does not grow with n (tracemalloc peak of one cell at n/10 and n);
+3. throughput in classifier-observations per second, in one run, of
+   the engine, (a) a straightforward per-classifier Python loop (numpy per
+   observation; and (a') the same with plain Python floats, which is faster), and
+   (b) scikit-learn's CategoricalNB and BernoulliNB fitted per classifier on data
+   whose frequencies reproduce the classifier's parameters;
+4. ``paper_table(n=100)`` latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+
+import numpy as np
+
+from nbcourse.experiments import PAPER_VALUES, compare_models, paper_table
+
+C = 4
+
+
+def timed(fn, repeats):
+    """Median wall and CPU seconds of ``fn()`` over ``repeats`` runs, and the last result."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        w, c = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus), out
+
+
+def peak_traced(fn):
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+# ----------------------------------------------------------------------------
+# (a) a straightforward per-classifier loop
+# ----------------------------------------------------------------------------
+
+
+def loop_cell(K, alpha, n, seed=0):
+    """One classifier at a time: numpy's Dirichlet sampler and eqs. 2 and 3 directly."""
+    rng = np.random.default_rng(seed)
+    higher = differ = 0
+    for _ in range(n):
+        pi = rng.dirichlet(np.ones(C))
+        theta = rng.dirichlet(np.full(K, alpha), size=C)  # (C, K)
+        for j in range(K):
+            cat = pi * theta[:, j]
+            q = np.prod(np.delete(1.0 - theta, j, axis=1), axis=1)
+            pob = cat * q
+            p_cat, p_pob = cat / cat.sum(), pob / pob.sum()
+            higher += p_pob.max() > p_cat.max()
+            differ += p_pob.argmax() != p_cat.argmax()
+    return higher / (n * K), differ / (n * K)
+
+
+def loop_scalar_cell(K, alpha, n, seed=0):
+    """The same loop with plain Python floats for eqs. 2 and 3 (faster than numpy for C = 4)."""
+    rng = np.random.default_rng(seed)
+    higher = differ = 0
+    for _ in range(n):
+        pi = rng.dirichlet(np.ones(C)).tolist()
+        theta = rng.dirichlet(np.full(K, alpha), size=C).tolist()
+        for j in range(K):
+            cat = [pi[c] * theta[c][j] for c in range(C)]
+            pob = []
+            for c in range(C):
+                q = 1.0
+                for k in range(K):
+                    if k != j:
+                        q *= 1.0 - theta[c][k]
+                pob.append(cat[c] * q)
+            top_cat, top_pob = max(cat), max(pob)
+            higher += top_pob / sum(pob) > top_cat / sum(cat)
+            differ += cat.index(top_cat) != pob.index(top_pob)
+    return higher / (n * K), differ / (n * K)
+
+
+# ----------------------------------------------------------------------------
+# (b) scikit-learn, fitted per classifier
+# ----------------------------------------------------------------------------
+
+
+def sklearn_cell(K, alpha, n, seed=0):
+    """Fit CategoricalNB and BernoulliNB (one-hot) per classifier and compare their posteriors.
+
+    Each classifier's data are the ``C * K`` pairs ``(x = j, y = c)`` with sample
+    weight ``pi_c theta_jc``, so the weighted class counts are ``pi`` and the
+    weighted value counts ``pi_c theta_jc``: the fitted parameters are the sampled
+    ones (up to the 1e-300 smoothing that keeps exact zeros finite).
+    """
+    from sklearn.naive_bayes import BernoulliNB, CategoricalNB
+
+    rng = np.random.default_rng(seed)
+    eye = np.eye(K)
+    x = np.tile(np.arange(K), C)
+    y = np.repeat(np.arange(C), K)
+    higher = differ = 0
+    for _ in range(n):
+        pi = rng.dirichlet(np.ones(C))
+        theta = rng.dirichlet(np.full(K, alpha), size=C)
+        w = (pi[:, None] * theta).ravel()
+        cat_nb = CategoricalNB(alpha=1e-300, force_alpha=True).fit(x[:, None], y, sample_weight=w)
+        pob_nb = BernoulliNB(alpha=1e-300, force_alpha=True).fit(eye[x], y, sample_weight=w)
+        lp_cat = cat_nb.predict_joint_log_proba(np.arange(K)[:, None])
+        lp_pob = pob_nb.predict_joint_log_proba(eye)
+        # maximum posterior compared through the losing mass, as in the engine
+        higher += int(np.sum(_log_r(lp_pob) < _log_r(lp_cat)))
+        differ += int(np.sum(lp_pob.argmax(1) != lp_cat.argmax(1)))
+    return higher / (n * K), differ / (n * K)
+
+
+def _log_r(joint):
+    """log(sum of the non-maximal posteriors / the maximal one), per row."""
+    top = joint.max(axis=1, keepdims=True)
+    rest = np.where(joint == top, -np.inf, joint)
+    return np.logaddexp.reduce(rest - top, axis=1)
+
+
+# ----------------------------------------------------------------------------
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=1_000_000, help="classifiers per cell")
+    parser.add_argument("--repeats", type=int, default=3, help="repeats of the full table")
+    parser.add_argument("--loop-n", type=int, default=2000, help="classifiers for the Python loop")
+    parser.add_argument("--sklearn-n", type=int, default=100, help="classifiers for scikit-learn")
+    args = parser.parse_args(argv)
+    obs_per_table = args.n * sum(cell.K for cell in PAPER_VALUES)
+    print(f"numpy {np.__version__}, Python {sys.version.split()[0]}; one process, one thread\n")
+
+    # 1. full table
+    wall, cpu, table = timed(lambda: paper_table(n=args.n, seed=0), args.repeats)
+    print(f"Full table, n = {args.n:,} classifiers per cell (6 cells, "
+          f"{obs_per_table:,} classifier-observations), median of {args.repeats}:")
+    print(f"  wall {wall:.2f} s, CPU {cpu:.2f} s, throughput {obs_per_table / cpu:,.0f} obs/s (CPU)")
+    print(table.to_string())
+    peak = peak_traced(lambda: paper_table(n=args.n, seed=0))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"  peak traced memory {peak / 2**20:.1f} MiB; process peak RSS {rss:.0f} MiB "
+          "(includes the interpreter and libraries)\n")
+
+    # 2. memory does not grow with n
+    for n in (args.n // 10, args.n):
+        peak = peak_traced(lambda n=n: compare_models(10, 0.1, n=n, seed=0))
+        print(f"  K = 10, alpha = 1/10, n = {n:>9,}: peak traced memory {peak / 2**20:.1f} MiB")
+    print()
+
+    # 3. throughput side by side
+    print("Throughput, classifier-observations per second (CPU time, median of 3).")
+    print("(a) numpy per classifier and value; (a') plain Python floats; (b) scikit-learn")
+    head = ("cell", "engine", "(a)", "(a')", "(b)", "eng/(a)", "eng/(a')", "eng/(b)")
+    print("  {:<11} {:>11} {:>9} {:>9} {:>7} {:>8} {:>9} {:>8}".format(*head))
+    ratios_a, ratios_s, ratios_b = [], [], []
+    n_engine = max(args.n // 10, 10_000)
+    for cell in PAPER_VALUES:
+        K, alpha = cell.K, cell.alpha
+        _, t_e, _ = timed(lambda K=K, a=alpha: compare_models(K, a, n=n_engine, seed=1), 3)
+        _, t_a, res_a = timed(lambda K=K, a=alpha: loop_cell(K, a, args.loop_n), 3)
+        _, t_s, res_s = timed(lambda K=K, a=alpha: loop_scalar_cell(K, a, args.loop_n), 3)
+        _, t_b, res_b = timed(lambda K=K, a=alpha: sklearn_cell(K, a, args.sklearn_n), 3)
+        e, a, b = n_engine * K / t_e, args.loop_n * K / t_a, args.sklearn_n * K / t_b
+        sc = args.loop_n * K / t_s
+        ratios_a.append(e / a)
+        ratios_s.append(e / sc)
+        ratios_b.append(e / b)
+        print(f"  K={K:<2} a={cell.alpha_label:<3} {e:>11,.0f} {a:>9,.0f} {sc:>9,.0f} {b:>7,.0f} "
+              f"{e / a:>7,.0f}x {e / sc:>8,.0f}x {e / b:>7,.0f}x")
+    print(f"  engine n = {n_engine:,}, loop n = {args.loop_n:,}, scikit-learn n = {args.sklearn_n:,} "
+          "per cell")
+    print(f"  median speed-up: {statistics.median(ratios_a):,.0f}x over (a), "
+          f"{statistics.median(ratios_s):,.0f}x over (a'), {statistics.median(ratios_b):,.0f}x over (b)")
+    # sanity: the three implementations estimate the same fractions (last cell)
+    r = compare_models(K, alpha, n=n_engine, seed=2)
+    print(f"  last cell, PoB higher / MAP differs: engine {r.pob_higher:.3f}/{r.map_disagree:.3f}, "
+          f"(a) {res_a[0]:.3f}/{res_a[1]:.3f}, (a') {res_s[0]:.3f}/{res_s[1]:.3f}, "
+          f"(b) {res_b[0]:.3f}/{res_b[1]:.3f}\n")
+
+    # 4. latency of paper_table(n=100)
+    times = [timed(lambda: paper_table(n=100, seed=0), 1)[0] for _ in range(20)]
+    print(f"paper_table(n=100): median {1000 * statistics.median(times):.1f} ms, "
+          f"max {1000 * max(times):.1f} ms over 20 calls")
+
+
+if __name__ == "__main__":
+    main()
