@@ -126,6 +126,7 @@ class Test:
     check: Callable
     hidden: bool = False
     weight: float = 1.0
+    __test__ = False  # not a pytest test class
 
     @property
     def probes(self):

@@ -173,13 +173,23 @@ class _Run:
             self.notes.append("too many kernel restarts" if self.restarts > MAX_RESTARTS
                               else "total time limit reached")
             return False
-        self.start()
-        for i in self.executed:
+        try:
+            self.start()
+        except (KernelDied, OSError) as exc:
+            self.notes.append(f"kernel restart failed ({exc})")
+            self.sandbox = None
+            return False
+        for i in list(self.executed):
             reply = self.sandbox.execute(self.cells[i], self._cell_time())
             if reply.status not in ("ok", "error"):
                 self.notes.append(f"cell {i + 1} failed when replayed")
-                return self.sandbox.alive() or self.restart()
+                self.executed.remove(i)
+                if reply.stuck or not self.sandbox.alive():
+                    return self.restart()
         return True
+
+    def _broken(self, reply):
+        return reply.status == "dead" or reply.stuck or not self.sandbox.alive()
 
     def _cell_time(self):
         return max(0.1, min(self.limits.cell_timeout, self.remaining()))
@@ -195,7 +205,7 @@ class _Run:
                 continue
             what = "timed out" if reply.status == "timeout" else "stopped the kernel"
             self.notes.append(f"cell {i + 1} {what}")
-            if not self.sandbox.alive() and not self.restart():
+            if self._broken(reply) and not self.restart():
                 return
 
     def extract(self, question):
@@ -209,8 +219,9 @@ class _Run:
         timeout = min(self.remaining(), self.limits.probe_timeout * len(probes) + 5.0)
         reply = self.sandbox.execute("", max(timeout, 0.5), {"r": expression}, silent=True)
         if reply.status != "ok":
-            self.notes.append(f"{question.name}: checking {'timed out' if reply.status == 'timeout' else 'failed'}")
-            if not self.sandbox.alive():
+            failed = "timed out" if reply.status == "timeout" else "failed"
+            self.notes.append(f"{question.name}: checking {failed}")
+            if self._broken(reply):
                 self.restart()
             return missing
         text = _payload(reply)

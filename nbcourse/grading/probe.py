@@ -96,8 +96,8 @@ def _numpy_to_plain(value, kind, depth):
         if value.size > MAX_ITEMS:
             raise ProbeError("array is too large")
         return to_plain(np.ndarray.tolist(value), depth + 1)
-    scalar = getattr(np, kind.__name__, None)
-    if scalar is kind and issubclass(kind, np.generic) and kind.__module__ == "numpy":
+    scalar = getattr(np, kind.__name__, None) if kind.__module__ == "numpy" else None
+    if scalar is kind and issubclass(kind, np.generic):
         if np.dtype(kind).kind not in "biuf":
             raise ProbeError(f"unsupported numpy scalar {kind.__name__}")
         return to_plain(np.generic.item(value), depth + 1)

@@ -64,6 +64,7 @@ class Reply:
     evalue: str = ""
     user_expressions: dict | None = None
     seconds: float = 0.0
+    stuck: bool = False  # timed out and did not answer the interrupt
 
 
 def _libc():
@@ -337,18 +338,15 @@ class Sandbox:
                    "stop_on_error": False}
         msg = self.session.send(self.shell, "execute_request", content)
         reply = self._wait(msg["header"]["msg_id"], timeout)
-        status = "timeout"
         if reply is None and self.alive():
             self.interrupt()
-            self._wait(msg["header"]["msg_id"], 2.0)
+            late = self._wait(msg["header"]["msg_id"], 2.0)
             if self.alive():
                 self.kill_others()  # stray children of a fork loop
-            status = "timeout"
-        elif reply is None:
-            status = "dead"
-        seconds = time.monotonic() - start
+            return Reply("timeout", seconds=time.monotonic() - start, stuck=late is None)
         if reply is None:
-            return Reply(status, seconds=seconds)
+            return Reply("dead", seconds=time.monotonic() - start)
+        seconds = time.monotonic() - start
         body = reply.get("content", {})
         return Reply(str(body.get("status", "error")), str(body.get("ename", ""))[:200],
                      str(body.get("evalue", ""))[:500], body.get("user_expressions"), seconds)

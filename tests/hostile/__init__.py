@@ -1,0 +1,254 @@
+"""Hostile submissions for the grader tests, built in code (never stored as .ipynb files,
+so that no notebook runner ever executes them outside the sandbox).
+
+``notebook(cells, path)`` writes a notebook; ``code_cells(path)`` reads the code of an
+existing one, so a hostile submission is "the student notebook (or the solution) plus
+these cells".
+"""
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EX01 = ROOT / "exercises" / "01-binary-discriminant"
+EX02 = ROOT / "exercises" / "02-q-minus-j"
+
+
+def code_cells(path):
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def notebook(cells, path, metadata=None):
+    """Write an nbformat 4 notebook with one code cell per string in ``cells``."""
+    nb = {"nbformat": 4, "nbformat_minor": 5,
+          "metadata": metadata or {"kernelspec": {"name": "python3", "language": "python",
+                                                  "display_name": "Python 3"}},
+          "cells": [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "execution_count": None,
+                     "outputs": [], "source": src} for i, src in enumerate(cells)]}
+    Path(path).write_text(json.dumps(nb), encoding="utf-8")
+    return Path(path)
+
+
+# Objects that try to pass any comparison.
+ALWAYS_EQUAL = r'''
+import numpy as np
+
+class AlwaysEqual:
+    def __eq__(self, other): return True
+    def __ne__(self, other): return False
+    def __float__(self): return 1.3862943611198906
+    def __bool__(self): return True
+    def __len__(self): return 3
+    def __iter__(self): return iter([self, self, self])
+    def __getitem__(self, i): return self
+    def __array__(self, *a, **k): return np.array([1.3862943611198906] * 3)
+    def tolist(self): return [1.3862943611198906] * 3
+    def item(self): return 1.0
+    def __repr__(self): return "1.3862943611198906"
+
+def log_odds_weights(p, q): return AlwaysEqual()
+def bias(p, q, prior1): return AlwaysEqual()
+def laplace_estimates(X, y, alpha): return AlwaysEqual()
+ex3_w = ex3_w0 = ex3_decisions = ex3b_w0 = prior1_for_omega2 = useless_feature = AlwaysEqual()
+'''
+
+NUMPY_SUBCLASS = r'''
+import numpy as np
+
+class Cheat(np.ndarray):
+    def __eq__(self, other): return np.ones(np.shape(other), dtype=bool)
+    def tolist(self): return "anything"
+    def __float__(self): return 1.0
+
+class CheatFloat(np.float64):
+    def __eq__(self, other): return True
+    def item(self): return 1.0
+
+class CheatInt(int):
+    def __eq__(self, other): return True
+
+class CheatFloatBuiltin(float):
+    def __eq__(self, other): return True
+
+def log_odds_weights(p, q): return np.zeros(len(p)).view(Cheat)
+def bias(p, q, prior1): return CheatFloat(0.0)
+def laplace_estimates(X, y, alpha): return (np.zeros((2, 2)).view(Cheat), CheatFloatBuiltin(0.5))
+ex3_w = np.zeros(3).view(Cheat)
+ex3_w0 = CheatFloat(0.0)
+ex3_decisions = [CheatInt(0)] * 8
+ex3b_w0 = CheatFloatBuiltin(0.0)
+prior1_for_omega2 = CheatFloatBuiltin(0.0)
+useless_feature = CheatInt(7)
+'''
+
+PATCH_CHECKER = r'''
+import sys, types
+def check(question="all"):
+    print(question, "all tests passed ✔")
+fake = types.ModuleType("nbcourse")
+fake.grading = types.ModuleType("nbcourse.grading")
+fake.grading.close = lambda *a, **k: (lambda result: True)
+fake.grading.Verdict = lambda *a, **k: True
+for name in ("nbcourse", "nbcourse.grading", "nbcourse.grading.assignment",
+             "nbcourse.grading.grader", "nbcourse.grading.probe"):
+    sys.modules[name] = fake
+score = 10
+grade = {"q1": 2, "q2": 2, "total": 10}
+'''
+
+PATCH_JSON_PICKLE = r'''
+import json, pickle, sys, types
+fake = types.ModuleType("json")
+fake.dumps = lambda *a, **k: '[{"ok": true, "value": [1.3862943611198906, 1.3862943611198906, 1.3862943611198906]}]'
+fake.loads = lambda *a, **k: {"score": 10, "passed": True}
+fake.dump = lambda *a, **k: None
+sys.modules["json"] = fake
+json.dumps = fake.dumps
+pickle.loads = lambda *a, **k: {"score": 10}
+pickle.dumps = lambda *a, **k: b"forged"
+
+class Evil:
+    def __reduce__(self):
+        import os
+        return (os.system, ("echo pwned",))
+
+log_odds_weights = lambda p, q: Evil()
+ex3_w0 = Evil()
+'''
+
+PATCH_BUILTINS = r'''
+import builtins, sys
+real_isinstance = builtins.isinstance
+builtins.isinstance = lambda obj, cls: True
+builtins.float = lambda *a: 1.3862943611198906
+builtins.repr = lambda obj: "1.3862943611198906"
+builtins.str = lambda *a: "passed"
+builtins.len = lambda obj: 3
+builtins.globals = lambda: {"log_odds_weights": lambda p, q: [1.0]}
+builtins.exec = lambda *a, **k: None
+builtins.print = lambda *a, **k: None
+'''
+
+PATCH_SYS_MODULES = r'''
+import sys, types
+fake_np = types.ModuleType("numpy")
+fake_np.allclose = lambda *a, **k: True
+fake_np.isclose = lambda *a, **k: True
+fake_np.array_equal = lambda *a, **k: True
+fake_np.testing = types.SimpleNamespace(assert_allclose=lambda *a, **k: None)
+fake_np.ndarray = type("ndarray", (list,), {})
+fake_np.generic = type("generic", (float,), {})
+sys.modules["numpy"] = fake_np
+sys.modules["math"] = fake_np
+def log_odds_weights(p, q): return fake_np.ndarray([0.0, 0.0, 0.0])
+ex3_w0 = fake_np.generic(0.0)
+'''
+
+IPYTHON_HOOKS = r'''
+import sys, atexit, os
+ip = get_ipython()
+FORGED = '{"score": 10.0, "tests": [{"name": "q1", "score": 2, "max_score": 2}]}'
+
+def transformer(lines):
+    return ["print(%r)\n" % FORGED]
+ip.input_transformers_post.append(transformer)
+
+def handler(shell, etype, evalue, tb, tb_offset=None):
+    print("all tests passed")
+    return None
+ip.set_custom_exc((BaseException,), handler)
+sys.excepthook = lambda *a: print("all tests passed")
+
+def post():
+    print('[{"ok":true,"value":1.3862943611198906}]')
+ip.events.register("post_execute", post)
+ip.events.register("pre_execute", post)
+
+def at_exit():
+    for folder in (os.getcwd(), "/autograder/results", os.path.expanduser("~")):
+        try:
+            with open(os.path.join(folder, "results.json"), "w") as f:
+                f.write(FORGED)
+        except OSError:
+            pass
+    print(FORGED)
+atexit.register(at_exit)
+'''
+
+FORGED_OUTPUT = r'''
+import os, glob, sys
+FORGED = '{"score": 10.0, "output": "", "tests": []}'
+print(FORGED)
+print('[{"ok":true,"value":[1.3862943611198906,1.3862943611198906,1.3862943611198906]}]')
+sys.stdout.write("0123456789abcdef" * 2 + '[{"ok":true,"value":-2.748872195622465}]' + "0123456789abcdef" * 2)
+for pattern in ("/autograder/results", "/tmp/**/results", "../**/results", "/tmp/*", "/tmp/*/*"):
+    for folder in glob.glob(pattern, recursive=True):
+        try:
+            with open(os.path.join(folder, "results.json"), "w") as f:
+                f.write(FORGED)
+        except OSError:
+            pass
+for path in glob.glob("/tmp/**/grades.csv", recursive=True):
+    try:
+        with open(path, "a") as f:
+            f.write("forged,2,2,2,2,1,1,10,10,graded,,0\n")
+    except OSError:
+        pass
+'''
+
+# Looks everywhere it can for the solution or the tests, and runs what it finds.
+READ_SECRETS = r'''
+import os, json, sys
+roots = [os.getcwd(), os.path.expanduser("~"), os.path.realpath(sys.executable), *sys.path,
+         "/autograder", "/work", "/tmp"]
+roots += [v for v in os.environ.values() if v.startswith("/")]
+for pid in os.listdir("/proc"):
+    if pid.isdigit():
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                roots += [a.decode(errors="ignore") for a in f.read().split(b"\0") if a.startswith(b"/")]
+            roots.append(os.readlink(f"/proc/{pid}/cwd"))
+        except OSError:
+            pass
+try:
+    import nbcourse
+    roots.append(nbcourse.__file__)
+except Exception:
+    pass
+candidates = set()
+for root in roots:
+    path = os.path.abspath(root)
+    while True:
+        for rel in ("exercises/01-binary-discriminant/solution.ipynb",
+                    "01-binary-discriminant/solution.ipynb", "solution.ipynb",
+                    "source/assignment/tests.py", "assignment/tests.py"):
+            candidates.add(os.path.join(path, rel))
+        if path == "/":
+            break
+        path = os.path.dirname(path)
+for top in ("/work", "/tmp", "/autograder", "/root", "/home"):
+    for dirpath, dirnames, filenames in os.walk(top):
+        if dirpath.count(os.sep) > 6:
+            dirnames[:] = []
+        if "solution.ipynb" in filenames:
+            candidates.add(os.path.join(dirpath, "solution.ipynb"))
+stolen_paths = []
+for path in sorted(candidates):
+    try:
+        if path.endswith(".ipynb"):
+            with open(path) as f:
+                nb = json.load(f)
+            if nb.get("metadata", {}).get("nbcourse", {}).get("assignment") != "01-binary-discriminant":
+                continue
+            for cell in nb["cells"]:
+                src = "".join(cell["source"])
+                if cell["cell_type"] == "code" and "check(" not in src and "import" not in src:
+                    exec(src, globals())
+            stolen_paths.append(path)
+        elif os.path.exists(path):
+            stolen_paths.append(path)
+    except Exception:
+        pass
+'''

@@ -1,0 +1,436 @@
+"""The grading machinery: assignments, student notebooks, instant feedback, the grader,
+batches with worker processes and the Gradescope bundle.
+
+Hostile submissions are in ``test_grading_hostile.py``.
+"""
+
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import nbformat
+import numpy as np
+import pytest
+from hostile import EX01, EX02, ROOT, code_cells, notebook
+
+import nbcourse
+from nbcourse.grading import Call, Limits, Question, Test, Value, checker, close, equal, raises
+from nbcourse.grading.assignment import load_assignment, parse_results
+from nbcourse.grading.generate import generate, strip_code, strip_markdown, student_path
+from nbcourse.grading.grader import grade_notebook, hide_paths, read_code_cells, NotebookError
+from nbcourse.grading.probe import ProbeError, encode, evaluate, run, to_plain
+
+FAST = Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536, max_procs=48)
+ASSIGNMENTS = [EX01, EX02]
+FULL = {EX01: 10.0, EX02: 12.0}
+
+
+def grade(folder, path, tmp_path, limits=FAST):
+    assignment = load_assignment(folder)
+    hide = hide_paths(assignment, tmp_path / "out", [path])
+    return grade_notebook(assignment, path, limits, hide)
+
+
+# --- assignments and their notebooks ---------------------------------------------------
+
+
+@pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+def test_assignment_has_at_least_five_questions_with_public_and_hidden_tests(folder):
+    assignment = load_assignment(folder)
+    assert len(assignment.questions) >= 5
+    tests = [t for q in assignment.questions for t in q.tests]
+    assert any(t.hidden for t in tests) and any(not t.hidden for t in tests)
+    assert assignment.max_score == FULL[folder]
+
+
+@pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+def test_committed_student_notebook_is_not_stale(folder):
+    expected = nbformat.writes(generate(folder / "solution.ipynb")) + "\n"
+    committed = student_path(folder).read_text(encoding="utf-8")
+    assert committed == expected, (
+        f"{student_path(folder)} is stale: run python -m nbcourse.grading.generate {folder}")
+
+
+def test_a_stale_student_notebook_is_detected(tmp_path):
+    folder = tmp_path / "01-binary-discriminant"
+    shutil.copytree(EX01, folder)
+    nb = nbformat.read(folder / "solution.ipynb", as_version=4)
+    nb.cells[2].source += "\n# an edit made after the student notebook was generated"
+    nbformat.write(nb, folder / "solution.ipynb")
+    from nbcourse.grading.generate import main
+
+    assert main(["--check", str(folder)]) == 1
+    assert main([str(folder)]) == 0
+    assert main(["--check", str(folder)]) == 0
+
+
+def _solution_lines(folder):
+    lines, inside = [], False
+    for cell in code_cells(folder / "solution.ipynb"):
+        for line in cell.split("\n"):
+            if "# BEGIN SOLUTION" in line or "# END SOLUTION" in line:
+                inside = "BEGIN" in line
+            elif inside or line.rstrip().endswith("# SOLUTION"):
+                lines.append(line.split("# SOLUTION")[0].strip())
+    return [x for x in lines if len(x) > 8]
+
+
+@pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+def test_student_notebook_has_no_solution_left(folder):
+    student = "\n".join(code_cells(student_path(folder)))
+    secret = _solution_lines(folder)
+    assert len(secret) >= 8
+    assert "SOLUTION" not in student
+    leaked = [line for line in secret if line in student]
+    assert leaked == []
+
+
+def test_strip_code_placeholders_and_marker_errors():
+    src = "x = 1\ndef f(a):\n    # BEGIN SOLUTION\n    return a\n    # END SOLUTION\ny = 2  # SOLUTION\n"
+    out = strip_code(src)
+    assert out == ("x = 1\ndef f(a):\n    raise NotImplementedError(\"replace this line with "
+                   "your code\")\ny = ...\n")
+    assert strip_code("# BEGIN SOLUTION\nz = 3\n# END SOLUTION") == "..."
+    assert strip_code("print(1)  # SOLUTION") == "..."
+    with pytest.raises(ValueError, match="without"):
+        strip_code("# BEGIN SOLUTION\nz = 3", "cell 4")
+    with pytest.raises(ValueError, match="cell 4, line 1"):
+        strip_code("# END SOLUTION", "cell 4")
+    with pytest.raises(ValueError, match="unbalanced"):
+        strip_markdown("<!-- BEGIN SOLUTION --> no end")
+
+
+def test_solution_only_cells_are_removed(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("a = 1  # SOLUTION"),
+        nbformat.v4.new_code_cell("secret = 2", metadata={"tags": ["solution-only"]}),
+    ])
+    student = generate(nb)
+    assert [c.source for c in student.cells] == ["a = ..."]
+
+
+# --- instant feedback ------------------------------------------------------------------
+
+
+def _solution_namespace(folder):
+    namespace = {"np": np}
+    for cell in code_cells(folder / "solution.ipynb"):
+        if "checker" not in cell and not cell.startswith("check("):
+            exec(cell, namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+def test_check_passes_every_public_test_of_the_solution(folder, capsys):
+    check = checker(folder.name, namespace=_solution_namespace(folder))
+    check("all")
+    passed, total = check.last
+    assert total >= 5 and passed == total
+    assert "✘" not in capsys.readouterr().out
+
+
+def test_check_explains_a_wrong_answer_and_hides_hidden_tests(capsys):
+    namespace = _solution_namespace(EX01)
+    namespace["log_odds_weights"] = lambda p, q: np.log(np.asarray(p) / np.asarray(q))
+    check = checker(str(EX01), namespace=namespace)
+    check("q1")
+    out = capsys.readouterr().out
+    assert check.last == (0, 2)
+    assert "0 of 2 public tests passed" in out
+    assert "1.386" in out and "0.47" in out  # expected ln 4 and got ln 1.6, both public
+    assert "six random features" not in out  # hidden tests are not listed
+    check("q9")
+    assert "no question 'q9'" in capsys.readouterr().out
+
+
+def test_check_reports_placeholders_and_errors_kindly(capsys):
+    check = checker("02-q-minus-j", namespace={"eq13_threshold": ...})
+    check("q4")
+    check("q1")
+    out = capsys.readouterr().out
+    assert "still the placeholder ..." in out
+    assert "NameError: q_minus_j is not defined" in out
+
+
+def test_checker_names_a_missing_assignment():
+    with pytest.raises(ValueError, match="'no-such-assignment' not found"):
+        checker("no-such-assignment")
+
+
+# --- probes and strict parsing ---------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_to_plain_accepts_plain_and_numpy_values_only():
+    assert to_plain(np.array([[1, 2], [3, 4]])) == [[1, 2], [3, 4]]
+    assert to_plain((np.float64(0.5), np.int32(3), np.bool_(True))) == [0.5, 3, True]
+    assert type(to_plain(np.float64(0.5))) is float
+    for bad in (np.array(["a"]), 1j, object(), np.ma.array([1.0]), np.matrix([[1.0]]),
+                type("F", (float,), {})(1.0), type("L", (list,), {})([1]), Ellipsis, 10**30):
+        with pytest.raises(ProbeError):
+            to_plain(bad)
+
+
+def test_encode_round_trips_through_the_strict_parser():
+    value = {"a": [1, -2.5e-300, None, True, "é\"\\\n"], "b": [math.inf, -math.inf]}
+    nonce = "5f0c1d2e3a4b5c6d"
+    text = nonce + "[" + encode({"ok": True, "value": value}) + "]" + nonce
+    (record,) = parse_results(text, nonce, 1)
+    assert record == {"ok": True, "value": value}
+    text = nonce + "[" + encode({"ok": True, "value": math.nan}) + "]" + nonce
+    nan = parse_results(text, nonce, 1)
+    assert math.isnan(nan[0]["value"])
+
+
+@pytest.mark.parametrize("text", [
+    None, "", "N[]N", "X[{\"ok\":true,\"value\":1}]X", "N[{\"ok\":true,\"value\":1}]",
+    "N[{\"ok\":true,\"value\":1}]NN[{\"ok\":true,\"value\":2}]N",
+    "N[{\"ok\":true,\"value\":1,\"ok\":true}]N", "N[{\"ok\":1,\"value\":1}]N",
+    "N[{\"ok\":true,\"value\":1,\"passed\":true}]N", "N[{\"ok\":false,\"error\":3}]N",
+    "N" + "[" * 100 + "]" * 100 + "N", "N" + "[1," * 10**6 + "]N",
+])
+def test_parse_results_rejects_anything_but_one_framed_record_per_probe(text):
+    with pytest.raises((ValueError, TypeError)):
+        parse_results(text, "N", 1)
+
+
+def test_checks_are_strict_about_types_shapes_and_nan():
+    ok = close([1.0, 2.0])
+    assert ok({"ok": True, "value": [1, 2.0000000001]}).passed
+    assert not ok({"ok": True, "value": [[1.0, 2.0]]}).passed
+    assert not ok({"ok": True, "value": [1.0, math.nan]}).passed
+    assert not ok({"ok": True, "value": "[1.0, 2.0]"}).passed
+    assert not ok({"ok": False, "error": "NameError: f"}).passed
+    assert close(-math.inf)({"ok": True, "value": -math.inf}).passed
+    assert not close(-math.inf)({"ok": True, "value": -1e308}).passed
+    assert not equal("a")({"ok": True, "value": "b"}).passed
+    assert raises("ValueError")({"ok": False, "error": "ValueError: j"}).passed
+    assert not raises("ValueError")({"ok": False, "error": "TypeError: j"}).passed
+
+
+def test_hidden_verdicts_never_carry_the_expected_value():
+    test = Test("secret", Value("x"), close(0.123456789), hidden=True)
+    verdict = test.verdict([{"ok": True, "value": 1.0}])
+    assert not verdict.passed and "0.123" not in verdict.message
+    public = Test("open", Value("x"), close(0.123456789))
+    assert "0.123" in public.verdict([{"ok": True, "value": 1.0}]).message
+
+
+def test_a_check_that_crashes_fails_the_test_instead_of_the_grader():
+    def broken(result):
+        raise KeyError("boom")
+
+    q = Question("q1", "t", 1, [Test("t", Value("x"), broken)])
+    score, (verdict,) = q.score([{"ok": True, "value": 1}])
+    assert score == 0 and not verdict.passed
+
+
+def test_probe_evaluation_survives_exceptions_exits_and_slow_calls():
+    def leave():
+        raise SystemExit(0)
+
+    def slow():
+        import time
+
+        time.sleep(5)
+
+    namespace = {"leave": leave, "slow": slow}
+    assert evaluate(("call", "leave", [], {}, False), namespace)["error"].startswith("SystemExit")
+    text = run([("call", "slow", [], {}, False)], "N", namespace, seconds=0.2)
+    assert "TimeoutError" in text
+    assert Call("f", [1.0], k=2).describe() == "f([1.0], k=2)"
+    with pytest.raises(ValueError):
+        Call("not valid")
+
+
+# --- grading the reference notebooks ---------------------------------------------------
+
+
+@pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+def test_solution_scores_full_marks(folder, tmp_path):
+    result = grade(folder, folder / "solution.ipynb", tmp_path)
+    assert result.status == "graded", result.reason
+    assert result.total == FULL[folder], result.feedback
+    assert result.reason == ""
+
+
+@pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+def test_untouched_student_notebook_scores_zero_and_runs(folder, tmp_path):
+    result = grade(folder, student_path(folder), tmp_path)
+    assert result.status == "graded"
+    assert result.reason == ""  # every cell ran: no timeout, no dead kernel
+    assert result.total == 0.0
+    assert all(score == 0 for score in result.scores.values())
+
+
+def test_partial_work_earns_partial_credit(tmp_path):
+    cells = code_cells(student_path(EX02))
+    solution = code_cells(EX02 / "solution.ipynb")
+    index = next(i for i, c in enumerate(solution) if c.startswith("def q_minus_j"))
+    cells[index] = solution[index]
+    result = grade(EX02, notebook(cells, tmp_path / "partial.ipynb"), tmp_path)
+    assert result.scores["q1"] == 3.0
+    assert result.total == 3.0
+
+
+def test_careless_q_minus_j_loses_only_the_hidden_edge_cases(tmp_path):
+    cells = code_cells(EX02 / "solution.ipynb")
+    index = next(i for i, c in enumerate(cells) if c.startswith("def q_minus_j"))
+    cells[index] = ("def q_minus_j(theta, j):\n    theta = np.asarray(theta, dtype=float)\n"
+                    "    return np.prod(1 - theta, axis=-1) / (1 - theta[..., j])\n")
+    result = grade(EX02, notebook(cells, tmp_path / "careless.ipynb"), tmp_path)
+    failed = {f["test"] for f in result.feedback["q1"] if not f["passed"]}
+    assert failed == {"theta_j = 1 (no 0/0)"}  # 0/0 gives NaN, which never passes
+    assert 0 < result.scores["q1"] < 3.0
+
+
+def test_reasoning_answer_is_checked_by_the_grader_not_by_a_key(tmp_path):
+    cells = code_cells(EX02 / "solution.ipynb")
+    index = next(i for i, c in enumerate(cells) if c.startswith("q6_pi"))
+    # another valid example: K = 4, prior favouring c, theta_c at a corner
+    cells[index] = ("q6_pi = [0.7, 0.3]\nq6_theta_c = [0.2, 0.8, 0.0, 0.0]\n"
+                    "q6_theta_d = [0.4, 0.2, 0.2, 0.2]\nq6_j = 0\n")
+    assert grade(EX02, notebook(cells, tmp_path / "other.ipynb"), tmp_path).scores["q6"] == 2
+    cells[index] = ("q6_pi = [0.5, 0.5]\nq6_theta_c = [0.3, 0.7, 0.0]\n"
+                    "q6_theta_d = [0.4, 0.3, 0.3]\nq6_j = 0\n")  # both models pick d
+    assert grade(EX02, notebook(cells, tmp_path / "wrong.ipynb"), tmp_path).scores["q6"] == 0
+    cells[index] = "q6_pi = [0.6, 0.4]\nq6_theta_c = [0.5, 0.7, 0.0]\nq6_theta_d = [1, 0, 0]\nq6_j = 0\n"
+    assert grade(EX02, notebook(cells, tmp_path / "invalid.ipynb"), tmp_path).scores["q6"] == 0
+
+
+def test_read_code_cells_rejects_what_is_not_a_notebook(tmp_path):
+    path = tmp_path / "x.ipynb"
+    path.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(NotebookError, match="not UTF-8"):
+        read_code_cells(path)
+    path.write_text('{"nbformat": 3, "worksheets": []}')
+    with pytest.raises(NotebookError, match="no list of cells"):
+        read_code_cells(path)
+    assert read_code_cells(notebook(["a = 1", "b = 2"], path)) == ["a = 1", "b = 2"]
+
+
+# --- batches, the command line and Gradescope ------------------------------------------
+
+
+def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
+    subs = tmp_path / "submissions"
+    subs.mkdir()
+    shutil.copy(EX01 / "solution.ipynb", subs / "alice.ipynb")
+    shutil.copy(student_path(EX01), subs / "bob.ipynb")
+    (subs / "carol.ipynb").write_bytes(b"\x80not a notebook")
+    notebook(["import os\nos._exit(3)"], subs / "dave.ipynb")
+    (subs / "numpy.py").write_text("raise SystemExit('a local numpy.py must never be imported')\n")
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": ""}
+    # -P: the instructor runs from the folder of submissions, next to a student's numpy.py
+    proc = subprocess.run(
+        [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out", str(out),
+         "--workers", "2", "--cell-timeout", "5", "--total-timeout", "60", str(subs)],
+        capture_output=True, text=True, cwd=subs, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    progress = [line for line in proc.stdout.splitlines() if line.startswith("[")]
+    assert len(progress) == 4
+    assert all(" in " in line and " s (" in line for line in progress)
+    with open(out / "grades.csv", newline="") as f:
+        rows = {r["submission"]: r for r in csv.DictReader(f)}
+    assert set(rows) == {"alice", "bob", "carol", "dave"}
+    assert float(rows["alice"]["total"]) == 10 and rows["alice"]["status"] == "graded"
+    assert float(rows["bob"]["total"]) == 0 and rows["bob"]["status"] == "graded"
+    assert rows["carol"]["status"] == "invalid" and "UTF-8" in rows["carol"]["reason"]
+    assert float(rows["dave"]["total"]) == 0 and rows["dave"]["max"] == "10"
+    assert list(rows["alice"])[:7] == ["submission", "q1", "q2", "q3", "q4", "q5", "q6"]
+    for name in rows:
+        results = json.loads((out / name / "results.json").read_text())
+        assert set(results) >= {"score", "tests", "output"}
+        for t in results["tests"]:
+            assert set(t) >= {"name", "score", "max_score", "output", "visibility"}
+    alice = json.loads((out / "alice" / "results.json").read_text())
+    assert alice["score"] == 10
+
+
+def test_results_never_show_hidden_expected_values(tmp_path):
+    cells = code_cells(student_path(EX01))
+    cells.append("def log_odds_weights(p, q):\n    return np.zeros(len(p)) + 0.5\n"
+                 "ex3_w0 = 1.0\nex3b_w0 = 1.0\nuseless_feature = 3\n")
+    path = notebook(cells, tmp_path / "wrong.ipynb")
+    from nbcourse.grading.grader import grade_batch
+
+    grade_batch(EX01, [path], tmp_path / "out", workers=1, limits=FAST, progress=None)
+    text = (tmp_path / "out" / "wrong" / "results.json").read_text()
+    text += (tmp_path / "out" / "grades.csv").read_text()
+    q1_hidden = load_assignment(EX01).question("q1").tests[2]
+    assert q1_hidden.hidden
+    hidden_values = list(nbcourse.two_class_discriminant(*q1_hidden.probe.args)[0])
+    hidden_values.append(nbcourse.two_class_discriminant([0.8, 0.8, 0.5], [0.5, 0.5, 0.5])[1])
+    for value in hidden_values:
+        assert f"{value:.3f}" not in text
+    public = json.loads((tmp_path / "out" / "wrong" / "results.json").read_text())
+    assert any("1.386" in t["output"] for t in public["tests"] if t["visibility"] == "visible")
+
+
+def _unpack(bundle, root):
+    source = root / "source"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(source)
+        names = archive.namelist()
+    for name in ("run_autograder", "setup.sh"):
+        os.chmod(source / name, 0o755)
+    (root / "submission").mkdir()
+    (root / "results").mkdir()
+    return names
+
+
+@pytest.mark.parametrize("which, expected", [("solution.ipynb", 10.0), (None, 0.0)])
+def test_gradescope_bundle_runs_locally(which, expected, tmp_path):
+    bundle = tmp_path / "bundle.zip"
+    from nbcourse.grading.cli import gradescope_main
+
+    assert gradescope_main([str(EX01), "-o", str(bundle), "--cell-timeout", "5",
+                            "--total-timeout", "60"]) == 0
+    root = tmp_path / "autograder"
+    names = _unpack(bundle, root)
+    assert {"setup.sh", "run_autograder", "requirements.txt", "config.json",
+            "assignment/tests.py", "nbcourse/__init__.py"} <= set(names)
+    assert not any(n.endswith(".ipynb") for n in names)  # never the solution
+    assert "-e ." not in (root / "source" / "requirements.txt").read_text()
+    source = EX01 / which if which else student_path(EX01)
+    shutil.copy(source, root / "submission" / "my-work.ipynb")
+    (root / "submission" / "numpy.py").write_text("raise SystemExit('never imported')\n")
+    env = {**os.environ, "NBCOURSE_AUTOGRADER_ROOT": str(root),
+           "NBCOURSE_AUTOGRADER_PYTHON": sys.executable}
+    proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=300, cwd=root / "submission")
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == expected
+    assert sum(t["max_score"] for t in results["tests"]) == pytest.approx(10.0)
+    assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}
+
+
+def test_gradescope_run_without_a_notebook_still_writes_results(tmp_path):
+    bundle = tmp_path / "bundle.zip"
+    from nbcourse.grading.gradescope import build_bundle, run
+
+    build_bundle(EX02, bundle)
+    root = tmp_path / "autograder"
+    _unpack(bundle, root)
+    sys.path.insert(0, str(root / "source"))
+    try:
+        assert run(root) == 0
+    finally:
+        sys.path.remove(str(root / "source"))
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "no .ipynb" in results["output"]
+
+
+def test_hide_paths_cover_the_repository_but_not_python(tmp_path):
+    assignment = load_assignment(EX01)
+    hidden = hide_paths(assignment, tmp_path / "out", [tmp_path / "subs" / "a.ipynb"])
+    assert str(ROOT / "exercises") in hidden and str(ROOT / ".git") in hidden
+    assert str(ROOT / "nbcourse") in hidden
+    assert not any(sys.prefix.startswith(h + os.sep) or sys.prefix == h for h in hidden)
