@@ -119,7 +119,7 @@ def test_page_renders_offline(browser, server, screenshots, doc):
         if has_math:
             assert page.locator("mjx-container").count() > 0, "mathematics was not typeset"
         text = page.eval_on_selector(
-            "article", "a => { const c = a.cloneNode(true);"
+            "body", "a => { const c = a.cloneNode(true);"
                        " c.querySelectorAll('pre, code, script, mjx-container, .highlight')"
                        ".forEach(e => e.remove()); return c.innerText; }")
         for raw in ("$$", "\\(", "\\["):

@@ -3,6 +3,8 @@
 - sphinx-thebe registers its configuration script once per environment read, so a page can
   carry two copies of ``const THEBE_JS_URL = ...``, which is a JavaScript error in the
   browser.  Each page keeps the first copy of every script.
+- Sphinx adds MathJax only to pages whose body has mathematics, but chapter titles with
+  mathematics appear in every page's navigation.  Assets are therefore added to every page.
 """
 
 
@@ -22,5 +24,6 @@ def dedupe_scripts(app, pagename, templatename, context, doctree):
 
 
 def setup(app):
+    app.set_html_assets_policy("always")
     app.connect("html-page-context", dedupe_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
