@@ -26,6 +26,8 @@ from nbcourse.plots import (  # noqa: E402
     plot_q_star,
     plot_rate_curves,
     plot_reliability,
+    plot_sampling_distribution,
+    plot_sampling_grid,
     simplex_grid,
 )
 
@@ -294,3 +296,69 @@ def test_functions_draw_into_a_given_axes():
     fig, axes = plt.subplots(1, 2)
     assert plot_bounds(4, ax=axes[0]) is axes[0]
     assert plot_log_ratio_scatter([0.1], [0.2], ax=axes[1]) is axes[1]
+
+
+# -------------------------------------------------- sampling distributions
+def binomial_pmf(n, p):
+    """Binomial(n, p) probabilities written out from the closed form."""
+    from math import comb
+
+    return np.array([comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)])
+
+
+def test_sampling_distribution_draws_each_pmf_and_the_paper_value():
+    fr = np.arange(11) / 10
+    a, b = binomial_pmf(10, 0.3), binomial_pmf(10, 0.6)
+    ax = plot_sampling_distribution({"reading A": (fr, a), "reading B": (fr, b)}, paper=0.45)
+    assert [line.get_label() for line in ax.lines] == ["reading A", "reading B", "paper"]
+    assert_allclose(ax.lines[0].get_xdata(), 100 * fr)
+    assert_allclose(ax.lines[0].get_ydata(), a)
+    assert_allclose(ax.lines[1].get_ydata(), b)
+    assert ax.lines[0].get_drawstyle() == "steps-mid"
+    assert_allclose(ax.lines[2].get_xdata(), [45.0, 45.0])
+    assert to_hex(ax.lines[0].get_color()) == COLORS["blue"].lower()
+    assert to_hex(ax.lines[1].get_color()) == COLORS["vermillion"].lower()
+    # the view covers every fraction with probability > 1e-4 and the paper's value
+    lo, hi = ax.get_xlim()
+    visible = 100 * fr[(a > 1e-4) | (b > 1e-4)]
+    assert lo < visible.min() and hi > visible.max()
+    assert ax.get_legend() is not None
+
+
+def test_sampling_distribution_view_reaches_a_far_paper_value():
+    fr = np.arange(101) / 100
+    ax = plot_sampling_distribution({"r": (fr, binomial_pmf(100, 0.2))}, paper=0.9)
+    assert ax.get_xlim()[1] > 90.0
+    assert ax.get_xlim()[0] < 100 * 0.2 - 10  # the bulk of the distribution stays in view
+
+
+def test_sampling_distribution_rejects_bad_input():
+    with pytest.raises(ValueError, match="at least one"):
+        plot_sampling_distribution({})
+    with pytest.raises(ValueError, match="equal length"):
+        plot_sampling_distribution({"r": ([0.0, 1.0], [1.0])})
+    with pytest.raises(ValueError, match="sum to 1"):
+        plot_sampling_distribution({"r": ([0.0, 1.0], [0.2, 0.2])})
+    with pytest.raises(ValueError, match="paper"):
+        plot_sampling_distribution({"r": ([0.0, 1.0], [0.5, 0.5])}, paper=1.5)
+
+
+def test_sampling_grid_lays_out_panels_with_one_legend():
+    fr = np.arange(4) / 3
+    panels = [{"curves": {"x": (fr, binomial_pmf(3, p))}, "paper": p, "title": f"p = {p}"}
+              for p in (0.2, 0.4, 0.6, 0.8, 0.5)]
+    fig = plot_sampling_grid(panels, ncols=3)
+    assert len(fig.axes) == 5
+    assert fig.get_facecolor() == (1.0, 1.0, 1.0, 1.0)
+    assert [ax.get_title() for ax in fig.axes] == [p["title"] for p in panels]
+    assert fig.axes[0].get_legend() is not None
+    assert all(ax.get_legend() is None for ax in fig.axes[1:])
+    for ax, p in zip(fig.axes, panels, strict=True):
+        assert_allclose(ax.lines[-1].get_xdata(), [100 * p["paper"]] * 2)
+    # two rows of three columns
+    rows = {ax.get_subplotspec().rowspan.start for ax in fig.axes}
+    assert rows == {0, 1}
+    with pytest.raises(ValueError, match="missing"):
+        plot_sampling_grid([{"curves": {"x": (fr, binomial_pmf(3, 0.5))}}])
+    with pytest.raises(ValueError, match="ncols"):
+        plot_sampling_grid(panels, ncols=0)

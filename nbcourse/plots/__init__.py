@@ -52,6 +52,8 @@ from .williams import (  # noqa: E402, I001
     plot_q_star,
     plot_rate_curves,
     plot_reliability,
+    plot_sampling_distribution,
+    plot_sampling_grid,
     simplex_grid,
 )
 __all__ += [
@@ -65,5 +67,7 @@ __all__ += [
     "plot_q_star",
     "plot_rate_curves",
     "plot_reliability",
+    "plot_sampling_distribution",
+    "plot_sampling_grid",
     "simplex_grid",
 ]
