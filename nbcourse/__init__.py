@@ -129,14 +129,15 @@ __all__ += [
 from .experiments import (  # noqa: E402, I001
     PAPER_VALUES, Fig3Data, ModelComparison, ObservationComparison, PaperCell, PaperTable,
     SamplingDistribution, compare_models, compare_observations, fig2_data, fig3_data,
-    log_posteriors, paper_consistency, paper_table, sample_log_classifiers,
-    sample_log_dirichlet, sampling_distribution, simulate_replicates,
+    log_posteriors, paper_consistency, paper_table, prior_alpha_evidence,
+    sample_log_classifiers, sample_log_dirichlet, sampling_distribution, simulate_replicates,
 )
 __all__ += [
     "PAPER_VALUES", "Fig3Data", "ModelComparison", "ObservationComparison", "PaperCell",
     "PaperTable", "SamplingDistribution", "compare_models", "compare_observations", "fig2_data",
-    "fig3_data", "log_posteriors", "paper_consistency", "paper_table", "sample_log_classifiers",
-    "sample_log_dirichlet", "sampling_distribution", "simulate_replicates",
+    "fig3_data", "log_posteriors", "paper_consistency", "paper_table", "prior_alpha_evidence",
+    "sample_log_classifiers", "sample_log_dirichlet", "sampling_distribution",
+    "simulate_replicates",
 ]
 
 # --- interact.py: interactive figures ---
