@@ -5,7 +5,19 @@
   browser.  Each page keeps the first copy of every script.
 - Sphinx adds MathJax only to pages whose body has mathematics, but chapter titles with
   mathematics appear in every page's navigation.  Assets are therefore added to every page.
+
+It also adds the role ``{assignment}`NAME```, which links a chapter to its graded assignment:
+the student notebook ``exercises/NAME/NAME.ipynb`` opened on Binder, with the repository and
+branch taken from ``_config.yml``.  A name with no such notebook fails the build.
 """
+
+from pathlib import Path
+from urllib.parse import quote
+
+from docutils import nodes
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
 
 
 def _script_key(script):
@@ -23,7 +35,30 @@ def dedupe_scripts(app, pagename, templatename, context, doctree):
     context["script_files"] = unique
 
 
+def binder_url(config, path):
+    """The Binder address that opens ``path`` (relative to the repository root)."""
+    options = config.html_theme_options
+    repo = options["repository_url"].rstrip("/").removeprefix("https://github.com/")
+    branch = options.get("repository_branch", "main")
+    hub = options.get("launch_buttons", {}).get("binderhub_url", "https://mybinder.org")
+    return f"{hub.rstrip('/')}/v2/gh/{repo}/{branch}?urlpath=tree/{quote(path)}"
+
+
+def assignment_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{assignment}`01-binary-discriminant``` -> a Binder link to the student notebook."""
+    app = inliner.document.settings.env.app
+    path = f"exercises/{text}/{text}.ipynb"
+    if not (Path(app.confdir) / path).is_file():
+        msg = inliner.reporter.error(f"assignment {text!r}: no student notebook at {path}",
+                                     line=lineno)
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    link = nodes.reference(rawtext, "", refuri=binder_url(app.config, path), **(options or {}))
+    link += nodes.literal(text=f"exercises/{text}")
+    return [link], []
+
+
 def setup(app):
+    app.add_role("assignment", assignment_role)
     app.set_html_assets_policy("always")
     app.connect("html-page-context", dedupe_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
