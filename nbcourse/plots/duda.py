@@ -158,7 +158,7 @@ def plot_empty_cells(N, empty_fraction, n_cells, *, labels=None, ax=None):
     ax.set_ylabel("fraction of cells never seen")
     ax.set_title("Empty cells: simulated (dots) and $(1 - 1/V)^N$ (lines)", fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small", loc="lower left")
+    ax.legend(fontsize="small", loc="upper right")
     return ax
 
 
@@ -623,7 +623,7 @@ def plot_estimation_error(n, errors, *, expected=None, mark=None, ax=None,
     ax.set_xlabel("samples per class $N_i$ (log scale)")
     ax.set_ylabel(ylabel)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper right")
     return ax
 
 
@@ -678,5 +678,5 @@ def plot_estimate_distribution(estimates, p_true, *, bins=20, ax=None):
     ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel("estimate $\\hat p$")
     ax.set_ylabel("share of samples")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper right")
     return ax
