@@ -126,8 +126,11 @@ def read_code_cells(path):
 
 def probe_expression(probes, nonce, seconds):
     """The ``user_expressions`` entry that evaluates ``probes`` in the student's namespace."""
-    return ("(lambda _g: (exec({src!r}, _g), _g['run']({probes!r}, {nonce!r}, globals(), "
-            "{seconds!r}))[1])({{'__name__': '_nbcourse_probe'}})").format(
+    # Builtins are reached through __builtins__, so a notebook that names a variable
+    # ``exec`` or ``globals`` does not break its own grading.
+    return ("(lambda _b, _g: (_b.exec({src!r}, _g), _g['run']({probes!r}, {nonce!r}, "
+            "_b.globals(), {seconds!r}))[1])(__builtins__, {{'__name__': '_nbcourse_probe'}})"
+            ).format(
         src=PROBE_SOURCE, probes=probes, nonce=nonce, seconds=float(seconds))
 
 
@@ -199,6 +202,11 @@ class _Run:
             if self.remaining() <= 0:
                 self.notes.append(f"total time limit reached before cell {i + 1}")
                 return
+            if not self.sandbox.alive() and self.executed:
+                culprit = self.executed.pop()  # the kernel died after answering that cell
+                self.notes.append(f"cell {culprit + 1} stopped the kernel")
+                if not self.restart():
+                    return
             reply = self.sandbox.execute(code, self._cell_time())
             if reply.status in ("ok", "error"):
                 self.executed.append(i)

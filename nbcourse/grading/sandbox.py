@@ -118,6 +118,39 @@ def _exposures():
     return [(parent, sorted(children)) for parent, children in sorted(plan.items())]
 
 
+SYSTEM_DIRS = frozenset({"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "dev",
+                         "proc", "sys"})
+
+
+def hide_everything_but(needed):
+    """Paths to cover so that, apart from the system directories, only ``needed`` (and the
+    directories leading to them) stay visible: an allow-list view of the filesystem.
+
+    Symbolic links are left alone (their targets obey the same rules).
+    """
+    needed = {Path(os.path.realpath(p)) for p in needed}
+    ancestors = {a for n in needed for a in n.parents}
+    plan = []
+
+    def visit(folder):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_symlink() or path in needed:
+                continue
+            if path in ancestors:
+                visit(path)
+            elif entry.is_dir(follow_symlinks=False) or entry.is_file(follow_symlinks=False):
+                if not (folder == Path("/") and entry.name in SYSTEM_DIRS):
+                    plan.append(str(path))
+
+    visit(Path("/"))
+    return plan
+
+
 def python_is_shared():
     """True when other users can reach this Python installation (no exposure needed)."""
     return not _exposures()
@@ -284,8 +317,12 @@ class Sandbox:
         env = {**_base_env(), "HOME": str(self.work), "TMPDIR": str(self.work),
                "IPYTHONDIR": str(self.work / ".ipython"),
                "MPLCONFIGDIR": str(self.work / ".matplotlib")}
+        hide = self.hide
+        if self.zygote.namespace:
+            needed = [sys.prefix, sys.base_prefix, *_kernel_sys_path(), self.root]
+            hide = sorted(set(hide) | set(hide_everything_but(needed)))
         request = {"connection_file": conn_file, "cwd": str(self.work), "uid": self.uid,
-                   "namespace": self.zygote.namespace, "hide": self.hide, "env": env,
+                   "namespace": self.zygote.namespace, "hide": hide, "env": env,
                    "expose": _exposures() if self.zygote.namespace else [],
                    "limits": self.limits.__dict__, "nproc": nproc,
                    "log": str(self.ipc / "kernel.log") if os.environ.get("NBCOURSE_GRADING_DEBUG")

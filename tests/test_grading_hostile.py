@@ -1,0 +1,458 @@
+"""Hostile submissions: each must score exactly what its honest work earns.
+
+A "student" submission is the untouched student notebook (honest work: 0 points) plus
+hostile cells that try to fool the grader; a "solution" submission is the solution (honest
+work: full marks) plus cells that try to break the grader or starve it of time, memory or
+processes. Small limits keep the suite fast; after every test no sandbox process remains.
+"""
+
+import json
+import os
+import signal
+import time
+
+import pytest
+from hostile import (
+    ALWAYS_EQUAL,
+    EX01,
+    FORGED_OUTPUT,
+    IPYTHON_HOOKS,
+    NUMPY_SUBCLASS,
+    PATCH_BUILTINS,
+    PATCH_CHECKER,
+    PATCH_JSON_PICKLE,
+    PATCH_SYS_MODULES,
+    READ_SECRETS,
+    code_cells,
+    notebook,
+)
+
+from nbcourse.grading import Limits
+from nbcourse.grading.assignment import load_assignment
+from nbcourse.grading.generate import student_path
+from nbcourse.grading.grader import _zygote, grade_batch, grade_notebook, hide_paths
+from nbcourse.grading.sandbox import UID_RANGE, Sandbox, _descendants, _uid_of
+
+LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,
+                max_procs=40, file_mb=32)
+FULL = 10.0
+
+
+@pytest.fixture(scope="module")
+def assignment():
+    return load_assignment(EX01)
+
+
+def _sandbox_processes():
+    """Processes left by kernels: their uids (root) or descendants of the zygote."""
+    zygote = _zygote()
+    pids = set(_descendants(zygote.proc.pid))
+    if os.geteuid() == 0:
+        pids |= {int(p) for p in os.listdir("/proc")
+                 if p.isdigit() and (_uid_of(p) or 0) in range(*UID_RANGE)}
+    return pids
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_processes():
+    yield
+    deadline = time.monotonic() + 5
+    while _sandbox_processes() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _sandbox_processes() == set()
+
+
+def student_plus(*cells):
+    return code_cells(student_path(EX01)) + list(cells)
+
+
+def solution_plus(*cells, at=None):
+    base = code_cells(EX01 / "solution.ipynb")
+    if at is None:
+        return base + list(cells)
+    return base[:at] + list(cells) + base[at:]
+
+
+def grade(assignment, cells, tmp_path, name="submission", limits=LIMITS, metadata=None):
+    path = notebook(cells, tmp_path / f"{name}.ipynb", metadata)
+    hide = hide_paths(assignment, tmp_path / "out", [path])
+    return grade_notebook(assignment, path, limits, hide)
+
+
+# --- objects that try to compare equal to anything -------------------------------------
+
+
+def test_always_equal_objects_score_zero(assignment, tmp_path):
+    result = grade(assignment, student_plus(ALWAYS_EQUAL), tmp_path)
+    assert result.status == "graded" and result.total == 0
+    messages = [f["message"] for fb in result.feedback.values() for f in fb if not f["hidden"]]
+    assert any("unsupported type AlwaysEqual" in m for m in messages)
+
+
+def test_numpy_and_builtin_subclasses_score_zero(assignment, tmp_path):
+    result = grade(assignment, student_plus(NUMPY_SUBCLASS), tmp_path)
+    assert result.total == 0
+    messages = " ".join(f["message"] for fb in result.feedback.values() for f in fb)
+    assert "unsupported type Cheat" in messages
+
+
+def test_float_and_bool_tricks_score_zero(assignment, tmp_path):
+    trick = (
+        "import numpy as np\n"
+        "class Sly:\n"
+        "    def __float__(self): return 1.3862943611198906\n"
+        "    def __index__(self): return 1\n"
+        "    def __bool__(self): return True\n"
+        "    def __int__(self): return 1\n"
+        "def log_odds_weights(p, q): return [Sly(), Sly(), Sly()]\n"
+        "useless_feature = True\n"          # True == 1, but a bool is not an index
+        "prior1_for_omega2 = Sly()\n"
+        "ex3_decisions = [True] * 8\n"
+    )
+    result = grade(assignment, student_plus(trick), tmp_path)
+    assert result.total == 0
+
+
+# --- monkeypatching the checker, json, pickle, builtins, sys.modules -------------------
+
+
+def test_patching_the_checking_code_scores_zero(assignment, tmp_path):
+    assert grade(assignment, student_plus(PATCH_CHECKER, 'check("all")'), tmp_path).total == 0
+
+
+def test_patching_json_and_pickle_scores_zero(assignment, tmp_path):
+    assert grade(assignment, student_plus(PATCH_JSON_PICKLE), tmp_path).total == 0
+
+
+def test_patching_builtins_scores_zero(assignment, tmp_path):
+    assert grade(assignment, student_plus(PATCH_BUILTINS), tmp_path).total == 0
+
+
+def test_patching_builtins_cannot_steal_honest_marks_either(assignment, tmp_path):
+    # the grader's extraction copes with an honest notebook that shadows common names
+    cells = solution_plus("json = pickle = sys = None\n"
+                          "isinstance = len = exec = globals = repr = str = None\n")
+    assert grade(assignment, cells, tmp_path).total == FULL
+
+
+def test_patching_sys_modules_scores_zero(assignment, tmp_path):
+    assert grade(assignment, student_plus(PATCH_SYS_MODULES), tmp_path).total == 0
+
+
+# --- IPython hooks and forged output ---------------------------------------------------
+
+
+def test_ipython_hooks_score_zero(assignment, tmp_path):
+    result = grade(assignment, student_plus(IPYTHON_HOOKS, "1/0"), tmp_path)
+    assert result.total == 0
+
+
+def test_ipython_hooks_do_not_hide_honest_work(assignment, tmp_path):
+    assert grade(assignment, solution_plus(IPYTHON_HOOKS), tmp_path).total == FULL
+
+
+def test_input_transformer_that_rewrites_code_scores_zero(assignment, tmp_path):
+    rewrite = ("ip = get_ipython()\n"
+               "ip.input_transformers_cleanup.append(lambda lines: ['log_odds_weights = "
+               "lambda p, q: [1.3862943611198906] * 3\\n'])\n")
+    assert grade(assignment, student_plus(rewrite), tmp_path).total == 0
+
+
+def test_printed_and_written_forged_results_are_ignored(assignment, tmp_path):
+    out = tmp_path / "out"
+    path = notebook(student_plus(FORGED_OUTPUT, IPYTHON_HOOKS), tmp_path / "forger.ipynb")
+    (result,) = grade_batch(EX01, [path], out, workers=1, limits=LIMITS, progress=None)
+    assert result.total == 0
+    results = json.loads((out / "forger" / "results.json").read_text())
+    assert results["score"] == 0
+    rows = (out / "grades.csv").read_text().splitlines()
+    assert len(rows) == 2 and not any(r.startswith("forged") for r in rows)
+
+
+# --- reading the tests or the solution --------------------------------------------------
+
+
+def test_the_secret_search_works_outside_the_sandbox(tmp_path):
+    """The attack is real: run in this process, it finds and runs the solution."""
+    import numpy as np
+
+    namespace = {"np": np}
+    exec(READ_SECRETS, namespace)
+    assert any(p.endswith("solution.ipynb") for p in namespace["stolen_paths"])
+    assert callable(namespace.get("log_odds_weights"))
+
+
+def test_reading_tests_or_solutions_from_disk_or_environment_scores_zero(assignment, tmp_path):
+    if _zygote().isolation != "namespace":
+        pytest.skip(f"hiding files needs root with mount namespaces; this machine gives "
+                    f"{_zygote().isolation!r} isolation")
+    os.environ["NBCOURSE_SECRET_PATH"] = str(EX01)
+    try:
+        result = grade(assignment, student_plus(READ_SECRETS), tmp_path)
+    finally:
+        del os.environ["NBCOURSE_SECRET_PATH"]
+    assert result.status == "graded"
+    assert result.total == 0
+
+
+def test_kernel_environment_is_scrubbed(assignment, tmp_path):
+    os.environ["NBCOURSE_SECRET_TOKEN"] = "s3cret"
+    cells = solution_plus("import os\nif 'NBCOURSE_SECRET_TOKEN' in os.environ or "
+                          "any('exercises' in v for v in os.environ.values()):\n"
+                          "    def log_odds_weights(p, q):\n        return None\n")
+    try:
+        assert grade(assignment, cells, tmp_path).total == FULL
+    finally:
+        del os.environ["NBCOURSE_SECRET_TOKEN"]
+
+
+# --- time ------------------------------------------------------------------------------
+
+
+def test_infinite_loop_costs_only_its_own_cell(assignment, tmp_path):
+    result = grade(assignment, solution_plus("while True:\n    pass\n", at=3), tmp_path)
+    assert result.total == FULL
+    assert "cell 4 timed out" in result.reason
+
+
+def test_loop_that_swallows_interrupts_is_killed_and_work_replayed(assignment, tmp_path):
+    stubborn = ("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                "while True:\n    try:\n        pass\n    except BaseException:\n        pass\n")
+    result = grade(assignment, solution_plus(stubborn, at=5), tmp_path)
+    assert result.total == FULL
+    assert "cell 6 timed out" in result.reason
+
+
+def test_sleep_costs_only_its_own_cell(assignment, tmp_path):
+    result = grade(assignment, solution_plus("import time\ntime.sleep(1000)\n", at=2), tmp_path)
+    assert result.total == FULL
+
+
+def test_slow_function_fails_only_its_own_tests(assignment, tmp_path):
+    slow = "import time\ndef bias(p, q, prior1):\n    time.sleep(1000)\n"
+    result = grade(assignment, solution_plus(slow), tmp_path)
+    assert result.scores["q2"] == 0
+    assert result.total == FULL - 2
+
+
+def test_total_time_limit_stops_the_notebook(assignment, tmp_path):
+    limits = LIMITS.replace(total_timeout=4.0)
+    cells = ["import time\ntime.sleep(1.8)\n"] * 5 + code_cells(EX01 / "solution.ipynb")
+    start = time.monotonic()
+    result = grade(assignment, cells, tmp_path, limits=limits)
+    assert time.monotonic() - start < 15
+    assert result.total == 0 and "total time limit" in result.reason
+
+
+# --- recursion, memory, processes, output ----------------------------------------------
+
+
+def test_deep_recursion_that_crashes_the_kernel(assignment, tmp_path):
+    crash = ("import sys\nsys.setrecursionlimit(10**8)\n"
+             "def f(n):\n    return f(n + 1) + 1\nf(0)\n")
+    result = grade(assignment, solution_plus(crash, at=4), tmp_path)
+    assert result.total == FULL
+    assert "cell 5" in result.reason
+
+
+def test_plain_deep_recursion(assignment, tmp_path):
+    cells = solution_plus("def g(n):\n    return g(n + 1)\ng(0)\n", at=4)
+    assert grade(assignment, cells, tmp_path).total == FULL
+
+
+def test_memory_bomb_hits_the_limit(assignment, tmp_path):
+    bombs = ["x = bytearray(64 * 2**30)\n",
+             "def grow():\n    chunks = []\n    while True:\n"
+             "        chunks.append(bytearray(32 * 2**20))\ngrow()\n",
+             "import numpy as np\ny = np.ones((200000, 200000))\n"]
+    result = grade(assignment, solution_plus(*bombs, at=3), tmp_path)
+    assert result.total == FULL
+    assert "timed out" not in result.reason
+
+
+def test_fork_limit_is_enforced(tmp_path):
+    """The mechanism, bounded: children that sleep; the count stops below max_procs."""
+    box = Sandbox(_zygote(), LIMITS)
+    try:
+        box.start()
+        code = ("import os, time\nn_forks = 0\nfor _ in range(200):\n    try:\n"
+                "        pid = os.fork()\n    except OSError:\n        break\n"
+                "    if pid == 0:\n        time.sleep(60)\n        os._exit(0)\n"
+                "    n_forks += 1\n")
+        assert box.execute(code, 10).status == "ok"
+        reply = box.execute("", 5, {"n": "n_forks"}, silent=True)
+        n_forks = int(reply.user_expressions["n"]["data"]["text/plain"])
+        assert 0 < n_forks < LIMITS.max_procs
+        children = [p for p in _descendants(box.pid)]
+        assert len(children) == n_forks
+    finally:
+        box.close()
+    assert not any(os.path.exists(f"/proc/{p}") and _read_state(p) != "Z" for p in children)
+
+
+def _read_state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+@pytest.mark.slow
+def test_fork_bomb(assignment, tmp_path):
+    bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+    result = grade(assignment, solution_plus(bomb, at=3), tmp_path)
+    assert result.total == FULL
+
+
+def test_100_mb_of_output(assignment, tmp_path):
+    flood = ["print('x' * 100_000_000)\n",
+             "import sys\nfor _ in range(100):\n    sys.stdout.write('y' * 1_000_000)\n",
+             "import os\nos.write(1, b'z' * 10_000_000)\nos.write(2, b'z' * 10_000_000)\n"]
+    result = grade(assignment, solution_plus(*flood, at=3), tmp_path)
+    assert result.total == FULL
+
+
+def test_huge_exception_message(assignment, tmp_path):
+    cells = solution_plus("raise ValueError('e' * 50_000_000)\n", at=3)
+    assert grade(assignment, cells, tmp_path).total == FULL
+
+
+def test_disk_filling_is_bounded(assignment, tmp_path):
+    fill = ("with open('big.bin', 'wb') as f:\n"
+            "    for _ in range(1000):\n        f.write(b'0' * 2**20)\n")
+    assert grade(assignment, solution_plus(fill, at=3), tmp_path).total == FULL
+
+
+# --- exits and kills -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", [
+    "import os\nos._exit(0)\n",
+    "import sys\nsys.exit(0)\n",
+    "exit()\n",
+    "quit()\n",
+    "get_ipython().ask_exit()\n",
+    "import time\nget_ipython().exit_now = True\ntime.sleep(0.5)\n",
+    "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
+    "import os, signal\nos.killpg(0, signal.SIGKILL)\n",
+    "raise SystemExit('bye')\n",
+    "raise KeyboardInterrupt\n",
+], ids=["os._exit", "sys.exit", "exit", "quit", "ask_exit", "exit_now", "kill-self", "killpg", "SystemExit", "KeyboardInterrupt"])
+def test_exits_and_self_kills_cost_nothing(code, assignment, tmp_path):
+    result = grade(assignment, solution_plus(code, at=3), tmp_path)
+    assert result.status == "graded"
+    assert result.total == FULL
+
+
+def test_exit_in_every_cell_scores_what_remains(assignment, tmp_path):
+    cells = [c + "\nimport os\nos._exit(1)\n" for c in code_cells(EX01 / "solution.ipynb")]
+    result = grade(assignment, cells, tmp_path)
+    assert result.status == "graded"
+    assert result.total < FULL  # the kernel never survives long enough to be checked fully
+
+
+def test_killing_the_grader_fails(assignment, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("without root the kernel runs as the grading user and could signal it")
+    kill = ("import os, signal\nfor pid in (os.getppid(), 1):\n    try:\n"
+            "        os.kill(pid, signal.SIGKILL)\n    except OSError as e:\n"
+            "        print(e)\n")
+    zygote = _zygote()
+    result = grade(assignment, solution_plus(kill, at=3), tmp_path)
+    assert result.total == FULL
+    assert zygote.alive() and os.getpid() > 0
+
+
+# --- the notebook file itself ----------------------------------------------------------
+
+
+def test_deleted_test_cells_and_edited_metadata_change_nothing(assignment, tmp_path):
+    cells = [c for c in code_cells(EX01 / "solution.ipynb") if not c.startswith("check(")]
+    metadata = {"nbgrader": {"grade": True, "points": 100}, "nbcourse": {"score": 10},
+                "kernelspec": {"name": "bash", "language": "bash", "display_name": "Bash"}}
+    assert grade(assignment, cells, tmp_path, metadata=metadata).total == FULL
+    student = [c for c in code_cells(student_path(EX01)) if not c.startswith("check(")]
+    assert grade(assignment, student, tmp_path, name="s2", metadata=metadata).total == 0
+
+
+@pytest.mark.parametrize("content", [
+    b"{not json", b"\xff\xfe\x00\x01garbage", "{\"cells\": 3, \"nbformat\": 4}".encode(),
+    b"{\"nbformat\": 3, \"worksheets\": [{\"cells\": []}]}", b"",
+    b"[" * 100_000 + b"]" * 100_000,
+    json.dumps({"nbformat": 4, "cells": [{"cell_type": "code", "source": 42}]}).encode(),
+    json.dumps({"nbformat": 4, "cells": ["not a cell"]}).encode(),
+    "{\"nbformat\": 4, \"cells\": []}".encode("utf-16"),
+], ids=["json", "binary", "cells-int", "nbformat3", "empty", "deep", "source-int",
+        "cell-str", "utf16"])
+def test_malformed_notebooks_get_a_row_with_a_reason(content, assignment, tmp_path):
+    path = tmp_path / "bad.ipynb"
+    path.write_bytes(content)
+    result = grade_notebook(assignment, path, LIMITS)
+    assert result.status == "invalid"
+    assert result.reason and result.total == 0
+    assert set(result.scores) == {q.name for q in assignment.questions}
+
+
+def test_one_bad_submission_never_stops_the_batch(tmp_path):
+    subs = []
+    for i, content in enumerate([b"\xff", None, b"{}", None]):
+        path = tmp_path / f"s{i}.ipynb"
+        if content is None:
+            notebook(solution_plus("import os\nos._exit(0)\n", at=2), path)
+        else:
+            path.write_bytes(content)
+        subs.append(path)
+    lines = []
+    results = grade_batch(EX01, subs, tmp_path / "out", workers=2, limits=LIMITS,
+                          progress=lines.append)
+    assert [r.status for r in results] == ["invalid", "graded", "invalid", "graded"]
+    assert [r.total for r in results] == [0, FULL, 0, FULL]
+    assert len(lines) == 4
+
+
+# --- the path and the shell ------------------------------------------------------------
+
+
+def test_local_numpy_module_in_the_kernel(assignment, tmp_path):
+    fake = ("%%writefile numpy.py\nallclose = isclose = lambda *a, **k: True\n"
+            "def array(x, *a, **k):\n    return x\nndarray = list\n")
+    reload = ("import sys\nfor name in list(sys.modules):\n    if name.split('.')[0] == 'numpy':\n"
+              "        del sys.modules[name]\nimport numpy as np\n"
+              "def log_odds_weights(p, q):\n    return np.array([1.3862943611198906] * 3)\n")
+    assert grade(assignment, student_plus(fake, reload), tmp_path).total == 0
+
+
+def test_local_numpy_module_does_not_break_honest_work(assignment, tmp_path):
+    fake = "%%writefile numpy.py\nraise ImportError('shadowed')\n"
+    assert grade(assignment, solution_plus(fake), tmp_path).total == FULL
+
+
+def test_shell_escapes_score_zero(assignment, tmp_path):
+    shell = [
+        "!cat /etc/passwd | head -3\n!find / -name solution.ipynb -not -path '/proc/*' 2>/dev/null | head\n",
+        "%%bash\necho '{\"score\": 10}' > results.json\n"
+        "echo '{\"score\": 10}' > /autograder/results/results.json 2>/dev/null\n"
+        "kill -9 $PPID 2>/dev/null\nsleep 100 &\n",
+        "files = !find / -path '*01-binary-discriminant/solution.ipynb' -not -path '/proc/*' 2>/dev/null\n"
+        "import json\nfor path in files:\n    try:\n        nb = json.load(open(path))\n"
+        "        for cell in nb['cells']:\n            src = ''.join(cell['source'])\n"
+        "            if cell['cell_type'] == 'code' and 'check(' not in src:\n"
+        "                exec(src)\n    except Exception:\n        pass\n",
+    ]
+    result = grade(assignment, student_plus(*shell), tmp_path)
+    if _zygote().isolation == "namespace":
+        assert result.total == 0
+    else:
+        assert result.total in (0, FULL)  # solution files are readable without namespaces
+
+
+def test_shell_escapes_in_honest_work(assignment, tmp_path):
+    cells = solution_plus("!echo hello\n", "%%bash\nls > /dev/null\n", at=2)
+    assert grade(assignment, cells, tmp_path).total == FULL
+
+
+def test_signals_to_the_kernel_process_group_are_contained(assignment, tmp_path):
+    cells = solution_plus("import os, signal\nos.kill(0, signal.SIGTERM)\n", at=3)
+    assert grade(assignment, cells, tmp_path).total == FULL
+    assert signal.getsignal(signal.SIGTERM) is not None  # this process was not touched
