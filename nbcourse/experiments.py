@@ -13,8 +13,9 @@ is drawn from ``Dir(alpha * 1)`` and the class prior ``pi`` (length ``C``) from
 
 The paper says ``pi`` is drawn "similarly", which leaves ``prior_alpha`` open:
 ``prior_alpha=1.0`` (uniform on the simplex) or ``prior_alpha="alpha"`` (the same
-``alpha`` as ``theta``).  :func:`paper_consistency` measures how well each
-reading explains the paper's n = 100 values.
+``alpha`` as ``theta``).  :func:`paper_consistency` locates each of the paper's
+n = 100 values in our sampling distribution under a reading, and
+:func:`prior_alpha_evidence` compares the two readings' likelihoods.
 
 Numerics
 --------
@@ -22,15 +23,16 @@ Everything is computed in log space from log-gamma draws, so ``theta`` entries f
 below the smallest float are represented exactly (``Dir(alpha)`` via
 ``Gamma(alpha + 1) * U**(1/alpha)``).  ``log(1 - theta_k)`` is computed as the log
 of the sum of the *other* entries, so it stays exact when ``theta_k`` is within
-rounding of 1.  An observation with zero probability under every class (possible
-only for supplied parameters with exact zeros) is excluded from both fractions
-and counted in ``n_excluded``.
+rounding of 1.  An observation with zero probability under every class (in
+practice only for supplied parameters with exact zeros) is excluded from both
+fractions and counted in ``n_excluded``.
 
 Arrays inside the engine are laid out ``(C, K, b)`` for ``b`` classifiers, so the
 reductions over classes and values are elementwise operations on contiguous
-slices.  Classifiers are processed in fixed blocks of :data:`BLOCK` with one
-random stream per block, so memory does not grow with ``n`` and a given seed
-gives the same numbers whatever the machine.
+slices.  Classifiers are processed in blocks of :data:`BLOCK`, each with its own
+random streams derived from the seed, so memory does not grow with ``n``, a
+given seed gives the same numbers on every run, and the first ``n`` classifiers
+of a seed are the same in any longer run.
 
 Examples
 --------

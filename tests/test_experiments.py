@@ -472,6 +472,35 @@ def test_the_consistency_check_detects_a_biased_engine(evidence):
     assert np.any(p <= 0.001 / 12) or _fisher(np.maximum(p, 1e-300)) <= 1e-3
 
 
+def _fails_consistency(rows):
+    p = np.array([row["p_value"] for row in rows])
+    return bool(np.any(p <= 0.001 / 12) or _fisher(np.maximum(p, 1e-300)) <= 1e-3)
+
+
+def _bug_q_includes_j(monkeypatch):
+    monkeypatch.setattr(ex, "_log_q_minus_j", lambda l1: np.sum(l1, axis=1, keepdims=True) + 0 * l1)
+
+
+def _bug_pob_without_prior(monkeypatch):
+    joint = ex._joint_logs
+    monkeypatch.setattr(ex, "_joint_logs", lambda lp, lx: (joint(lp, lx)[0],
+                                                           joint(lp, lx)[1] - lp[:, None, :]))
+
+
+def _bug_alpha_ignored(monkeypatch):
+    log_gamma = ex._log_gamma
+    monkeypatch.setattr(ex, "_log_gamma", lambda rng, a, size, rng_u=None:
+                        log_gamma(rng, 1.0, size, rng_u))
+
+
+@pytest.mark.parametrize("bug", [_bug_q_includes_j, _bug_pob_without_prior, _bug_alpha_ignored])
+def test_the_consistency_check_fails_for_injected_bugs(monkeypatch, bug):
+    """Plausible engine bugs (Q^{-j} over all k, PoB without pi, alpha ignored) fail the check."""
+    assert not _fails_consistency(paper_consistency(1.0, n_truth=50_000, seed=31))
+    bug(monkeypatch)
+    assert _fails_consistency(paper_consistency(1.0, n_truth=50_000, seed=31))
+
+
 def test_paper_supports_pi_from_dir_one(evidence):
     """Log likelihood of the paper's PoB-higher counts: Dir(1) beats Dir(alpha) by e^20 or more."""
     assert evidence["log_likelihood_ratio"]["pob_higher"] > 20
