@@ -261,6 +261,14 @@ def test_estimate_distribution_histograms_and_extreme_share():
     # The step outline of the first histogram reaches the share in the fullest bin, 2/5.
     assert np.isclose(ax.patches[0].get_path().vertices[:, 1].max(), 0.4)
     assert_allclose(ax.lines[-1].get_xdata(), [0.3, 0.3])
+    # With a shorter range, values above xmax land in the last bin; shares still sum to 1.
+    ax = plot_estimate_distribution({"ML": ml}, 0.3, bins=4, xmax=0.4)
+    # Step outline: y = 0, h0, h0, h1, h1, ...; bins [0, .1), [.1, .2), [.2, .3), [.3, .4].
+    heights = ax.patches[0].get_path().vertices[1:9:2, 1]
+    assert_allclose(heights, [0.4, 0.0, 0.2, 0.4])
+    assert np.isclose(ax.get_xlim()[1], 0.408)
+    with pytest.raises(ValueError, match="xmax must satisfy"):
+        plot_estimate_distribution({"ML": ml}, 0.3, xmax=0.0)
     with pytest.raises(ValueError, match=r"estimates\['x'\] must be"):
         plot_estimate_distribution({"x": [1.5]}, 0.5)
 

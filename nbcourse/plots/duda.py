@@ -429,7 +429,7 @@ def plot_discriminant_panel(w, w0, *, fig=None, title=None):
     for x, h in enumerate(heights):
         ax.annotate(f"{h:.3f}", (x, h), ha="center", va="bottom" if h >= 0 else "top",
                     fontsize=8, xytext=(0, 2 if h >= 0 else -2), textcoords="offset points")
-    lim = max(3.0, 1.15 * float(np.max(np.abs(heights))))
+    lim = max(6.5, 1.15 * float(np.max(np.abs(heights))))  # steady axis across states
     ax.set_ylim(-lim, lim)
     ax.set_ylabel("weight")
     ax.set_title("Weights of $g(\\mathbf{x}) = \\mathbf{w}^T\\mathbf{x} + w_0$", fontsize=10)
@@ -627,7 +627,7 @@ def plot_estimation_error(n, errors, *, expected=None, mark=None, ax=None,
     return ax
 
 
-def plot_estimate_distribution(estimates, p_true, *, bins=20, ax=None):
+def plot_estimate_distribution(estimates, p_true, *, bins=20, xmax=1.0, ax=None):
     """Histograms of estimates of one probability, with the truth and the share of 0s and 1s.
 
     An estimate of exactly 0 or 1 makes a weight of the linear discriminant
@@ -642,7 +642,10 @@ def plot_estimate_distribution(estimates, p_true, *, bins=20, ax=None):
     p_true : float
         The probability being estimated (a vertical dotted line).
     bins : int, default 20
-        Equal-width bins over ``[0, 1]``.
+        Equal-width bins over ``[0, xmax]``.
+    xmax : float, default 1.0
+        Right end of the histogram range (``0 < xmax <= 1``); estimates above it
+        are counted in the last bin, so the shares still add up to 1.
     ax : matplotlib.axes.Axes or None
 
     Returns
@@ -664,18 +667,21 @@ def plot_estimate_distribution(estimates, p_true, *, bins=20, ax=None):
         )
     truth = float(as_real_array(p_true, "p_true"))
     ax = get_axes(ax)
-    edges = np.linspace(0.0, 1.0, int(bins) + 1)
+    top = float(xmax)
+    if not 0 < top <= 1:
+        raise ValueError(f"xmax must satisfy 0 < xmax <= 1, got {xmax!r}")
+    edges = np.linspace(0.0, top, int(bins) + 1)
     for k, (label, values) in enumerate(estimates.items()):
         v = as_real_array(values, f"estimates[{label!r}]").ravel()
         if v.size == 0 or (v < 0).any() or (v > 1).any():
             raise ValueError(f"estimates[{label!r}] must be a non-empty array of values in [0, 1]")
         extreme = np.mean((v == 0) | (v == 1))
         weights = np.full(v.size, 1.0 / v.size)
-        ax.hist(v, bins=edges, weights=weights, histtype="step", lw=2,
+        ax.hist(np.minimum(v, top), bins=edges, weights=weights, histtype="step", lw=2,
                 color=_SERIES_COLORS[k % len(_SERIES_COLORS)],
                 label=f"{label} ({extreme:.0%} at 0 or 1)")
     ax.axvline(truth, color=COLORS["black"], ls=":", lw=1.2, label=f"true $p = {truth:g}$")
-    ax.set_xlim(-0.02, 1.02)
+    ax.set_xlim(-0.02 * top, 1.02 * top)
     ax.set_xlabel("estimate $\\hat p$")
     ax.set_ylabel("share of samples")
     ax.legend(fontsize="small", loc="upper right")
