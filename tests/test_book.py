@@ -5,6 +5,7 @@ import subprocess
 import sys
 import urllib.parse
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, toc_files
@@ -65,7 +66,8 @@ def test_mathjax_is_served_locally(built_book):
         scripts = [u for u in loaded_urls(page) if "mathjax" in u.lower()]
         assert scripts, f"{page.name}: mathematics but no MathJax script"
         for src in scripts:
-            assert (page.parent / src).resolve().is_file(), f"{page.name}: {src} not in the build"
+            local = urllib.parse.urlparse(src).path
+            assert (page.parent / local).resolve().is_file(), f"{page.name}: {src} not in the build"
 
 
 def page_weight(page):
@@ -102,7 +104,8 @@ def test_binder_links_open_the_pages_own_notebook(built_book, book_config):
     if not notebooks:
         pytest.fail("the table of contents lists no notebooks")
     for doc in notebooks:
-        links = binder_links(built_book / f"{doc}.html")
+        links = [link for link in binder_links(built_book / f"{doc}.html")
+                 if "exercises/" not in urllib.parse.unquote(link)]
         assert links, f"{doc}: no Binder launch link"
         for link in links:
             parsed = urllib.parse.urlparse(link)
@@ -210,3 +213,19 @@ def test_figures_are_opaque_so_they_read_in_dark_mode(built_book):
         if pixels.ndim == 3 and pixels.shape[2] == 4 and float(pixels[..., 3].min()) < 1.0:
             translucent.append(png.name)
     assert not translucent, f"figures with transparent backgrounds: {translucent}"
+
+
+def test_chapters_link_existing_assignments_on_binder(built_book, book_config):
+    slug, branch = repository_slug(book_config), book_config["repository"]["branch"]
+    linked = set()
+    for page in pages(built_book):
+        for link in binder_links(page):
+            query = urllib.parse.unquote(urllib.parse.urlparse(link).query)
+            if "exercises/" in query:
+                assert link.startswith(f"https://mybinder.org/v2/gh/{slug}/{branch}?"), link
+                path = query.split("urlpath=tree/", 1)[1]
+                assert (ROOT / path).is_file(), f"{page.name} links a missing {path}"
+                linked.add(Path(path).parent.name)
+    assignments = {p.name for p in (ROOT / "exercises").iterdir() if (p / "tests.py").exists()}
+    assert assignments, "no assignments in exercises/"
+    assert assignments <= linked, f"assignments no chapter links: {sorted(assignments - linked)}"
