@@ -153,6 +153,8 @@ ASSIGNMENT = Assignment(
             Test("three classes, three features",
                  Call("posterior_pmf", TABLE3, PRIOR3, [0, 2, 1], arrays=False),
                  close(_posterior_pmf(TABLE3, PRIOR3, [0, 2, 1])), hidden=True),
+            Test("spam_posterior", Value("spam_posterior"),
+                 close(_posterior_pmf(SPAM_P, SPAM_PRIOR, [2, 1]))),
             Test("a cell with probability 0 under one class",
                  Call("posterior_pmf", TABLE3, PRIOR3, [1, 2, 0], arrays=False),
                  close(_posterior_pmf(TABLE3, PRIOR3, [1, 2, 0])), hidden=True),
