@@ -15,6 +15,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from nbcourse.plots.duda import (
     CLASS_COLORS,
+    METHOD_COLORS,
     plane_in_cube,
     plot_cube_decisions,
     plot_cube_multiclass,
@@ -24,6 +25,7 @@ from nbcourse.plots.duda import (
     plot_estimation_error,
     plot_table_growth,
     plot_weight_bars,
+    plot_weights_by_feature,
     plot_weights_vs_n,
 )
 
@@ -149,6 +151,23 @@ def test_plane_that_misses_the_cube_is_not_drawn_and_is_reported():
     assert corner_points(ax)["decide $\\omega_2$"] == {tuple(c) for c in CORNERS}
 
 
+def test_cube_corners_are_drawn_over_the_plane_and_labelled_legibly():
+    # A corner seen through the translucent plane must keep its class colour: depth sorting
+    # is off and every corner marker is drawn after (above) the plane.
+    ax = plot_cube_decisions(W_EX3, W0_EX3)
+    assert ax.computed_zorder is False
+    (plane,) = planes(ax)
+    markers = [c for c in ax.collections if c.get_label().startswith("decide")]
+    assert markers and all(m.get_zorder() > plane.get_zorder() for m in markers)
+    # The eight corner labels name the corners (so no tick labels are needed) and are
+    # at least 9 pt, legible when the figure is scaled to the text column.
+    labels = {t.get_text(): t.get_fontsize() for t in ax.texts}
+    assert set(labels) == {"".join(map(str, c)) for c in CORNERS}
+    assert min(labels.values()) >= 9
+    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+        assert [t.get_text() for t in axis.get_ticklabels()] == ["", ""]
+
+
 def test_multiclass_corners_follow_argmax_and_the_tie_plane_is_drawn():
     W = np.array([[2.0, -1.0, 0.5], [-1.0, 2.0, 0.0], [0.0, 0.0, 1.5]])
     w0 = np.array([0.0, -0.2, -1.0])
@@ -225,6 +244,44 @@ def test_weights_vs_n_medians_and_truth():
 def test_weights_vs_n_shape_check():
     with pytest.raises(ValueError, match="w_nb must have shape"):
         plot_weights_vs_n([10, 100], [[1.0, 2.0]] * 2, [[1.0, 2.0]] * 2, [1.0])
+
+
+def test_weights_by_feature_one_panel_per_weight_with_medians_and_truth():
+    N = [10, 100, 1000]
+    rng = np.random.default_rng(1)
+    truth = np.array([1.79, 0.41, -1.02, 1.95])
+    w_nb = truth + rng.normal(size=(3, 5, 4))
+    w_lr = truth + rng.normal(size=(3, 5, 4))
+    fig = plot_weights_by_feature(N, w_nb, w_lr, truth)
+    assert len(fig.axes) == 4
+    for j, ax in enumerate(fig.axes):
+        nb_line, lr_line, true_line = ax.lines[:3]
+        assert_allclose(nb_line.get_ydata(), np.median(w_nb[:, :, j], axis=1))
+        assert_allclose(lr_line.get_ydata(), np.median(w_lr[:, :, j], axis=1))
+        assert_allclose(true_line.get_ydata(), [truth[j], truth[j]])
+        assert to_rgba(nb_line.get_color()) == to_rgba(METHOD_COLORS["naive Bayes"])
+        assert to_rgba(lr_line.get_color()) == to_rgba(METHOD_COLORS["logistic regression"])
+        assert lr_line.get_linestyle() == "--"
+        assert ax.get_title() == f"$w_{j + 1}$"
+        assert ax.get_xscale() == "log"
+        lo, hi = ax.get_ylim()
+        assert lo < truth[j] < hi
+    # Each panel has its own y range: w_1 and w_4, about 0.16 apart, no longer share an axis.
+    assert fig.axes[0].get_ylim() != fig.axes[3].get_ylim()
+    # Two interquartile bands per panel.
+    assert all(len(ax.collections) == 2 for ax in fig.axes)
+
+
+def test_weights_by_feature_odd_count_and_checks():
+    fig = plot_weights_by_feature([10, 100], [[1.0, 2.0, 3.0]] * 2, [[1.0, 2.0, 3.0]] * 2,
+                                  [1.0, 2.0, 3.0], ncols=2)
+    assert len(fig.axes) == 3  # the unused fourth slot is removed
+    # The panel above the empty slot shows its x tick labels.
+    assert fig.axes[1].get_xlabel() and fig.axes[2].get_xlabel()
+    with pytest.raises(ValueError, match="w_nb must have shape"):
+        plot_weights_by_feature([10, 100], [[1.0, 2.0]] * 2, [[1.0, 2.0]] * 2, [1.0])
+    with pytest.raises(ValueError, match="ncols must be an integer >= 1"):
+        plot_weights_by_feature([10], [[1.0]], [[1.0]], [1.0], ncols=0)
 
 
 def test_weight_bars_heights_and_groups():

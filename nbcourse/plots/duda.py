@@ -37,6 +37,7 @@ __all__ = [
     "plot_estimation_error",
     "plot_table_growth",
     "plot_weight_bars",
+    "plot_weights_by_feature",
     "plot_weights_vs_n",
 ]
 
@@ -236,24 +237,37 @@ def _order_polygon(points, normal):
     return points[np.argsort(np.arctan2(rel @ v, rel @ u))]
 
 
+#: Font size of the cube figures' corner labels, axis labels and legends.
+CUBE_FONTSIZE = 11
+# Drawing order of the cube figures (their depth sorting is switched off): edges, then the
+# translucent plane, then the corners on top, so that a corner seen through the plane keeps
+# its own colour instead of a blend with the plane's.
+_Z_FRAME, _Z_PLANE, _Z_CORNERS, _Z_TEXT = 1, 2, 5, 6
+
+
 def _draw_cube_frame(ax):
-    """The 12 edges of the unit cube in light grey, and the axis labels."""
+    """The 12 edges of the unit cube in light grey, and the axis labels.
+
+    Tick labels are left out: every corner carries its coordinates as a label, and the
+    tick labels of the three axes would collide at the corners where two axes meet.
+    """
+    ax.computed_zorder = False
     corners = cube_corners(3)
     for i in range(8):
         for k in range(3):
             j = i | (1 << (2 - k))
             if j != i:
                 seg = np.stack([corners[i], corners[j]])
-                ax.plot(*seg.T, color=COLORS["grey"], lw=0.8, alpha=0.6)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
-    ax.set_zlabel("$x_3$")
-    for setter in (ax.set_xticks, ax.set_yticks, ax.set_zticks):
-        setter([0, 1])
+                ax.plot(*seg.T, color=COLORS["grey"], lw=0.8, alpha=0.6, zorder=_Z_FRAME)
+    for set_label, name in ((ax.set_xlabel, "$x_1$"), (ax.set_ylabel, "$x_2$"),
+                            (ax.set_zlabel, "$x_3$")):
+        set_label(name, fontsize=CUBE_FONTSIZE, labelpad=-8)
+    for set_ticks in (ax.set_xticks, ax.set_yticks, ax.set_zticks):
+        set_ticks([0, 1], labels=["", ""])
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_zlim(0, 1)
-    ax.set_box_aspect((1, 1, 1))
+    ax.set_box_aspect((1, 1, 1), zoom=0.88)
     ax.view_init(elev=18, azim=-32)
 
 
@@ -262,12 +276,13 @@ def _draw_corners(ax, decisions, class_names, annotate):
     corners = cube_corners(3)
     for c in np.unique(decisions):
         pts = corners[decisions == c]
-        ax.scatter(*pts.T, s=70, color=CLASS_COLORS[c % len(CLASS_COLORS)],
+        ax.scatter(*pts.T, s=110, color=CLASS_COLORS[c % len(CLASS_COLORS)],
                    marker=CLASS_MARKERS[c % len(CLASS_MARKERS)], edgecolors="black",
-                   depthshade=False, label=f"decide {class_names[c]}", zorder=5)
+                   depthshade=False, label=f"decide {class_names[c]}", zorder=_Z_CORNERS)
     if annotate:
         for x in corners:
-            ax.text(*(x + np.array([0.04, 0.04, 0.05])), "".join(map(str, x)), fontsize=7)
+            ax.text(*(x + np.array([0.05, 0.05, 0.06])), "".join(map(str, x)),
+                    fontsize=CUBE_FONTSIZE - 1, zorder=_Z_TEXT)
 
 
 def _draw_plane(ax, w, w0, label):
@@ -275,7 +290,8 @@ def _draw_plane(ax, w, w0, label):
     poly = plane_in_cube(w, w0)
     if len(poly) >= 3:
         face = Poly3DCollection([poly], alpha=0.35, facecolor=COLORS["sky"],
-                                edgecolor=COLORS["black"], linewidths=1.0, label=label)
+                                edgecolor=COLORS["black"], linewidths=1.0, label=label,
+                                zorder=_Z_PLANE)
         ax.add_collection3d(face)
     return len(poly)
 
@@ -330,9 +346,9 @@ def plot_cube_decisions(w, w0, *, ax=None, class_names=("$\\omega_1$", "$\\omega
     if title is None:
         ws = ", ".join(f"{v:.2f}" for v in w)
         title = f"$\\mathbf{{w}} = ({ws})$, $w_0 = {b:.2f}$"
-    ax.set_title(title + _plane_note(n_vertices, "$g(\\mathbf{x}) = 0$"), fontsize=10)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=4, fontsize=8,
-              frameon=False)
+    ax.set_title(title + _plane_note(n_vertices, "$g(\\mathbf{x}) = 0$"), fontsize=CUBE_FONTSIZE)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.04), ncol=4, fontsize=CUBE_FONTSIZE - 1,
+              frameon=False, handletextpad=0.2, columnspacing=1.0)
     return ax
 
 
@@ -383,9 +399,9 @@ def plot_cube_multiclass(W, w0, *, pair=(0, 1), ax=None, class_names=None, annot
     label = f"$g_{i + 1} = g_{k + 1}$"
     n_vertices = _draw_plane(ax, W[i] - W[k], b[i] - b[k], label)
     ax.set_title(f"Tie plane of {names[i]} and {names[k]}" + _plane_note(n_vertices, label),
-                 fontsize=10)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=4, fontsize=8,
-              frameon=False)
+                 fontsize=CUBE_FONTSIZE)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.04), ncol=4, fontsize=CUBE_FONTSIZE - 1,
+              frameon=False, handletextpad=0.2, columnspacing=1.0)
     return ax
 
 
@@ -522,6 +538,98 @@ def plot_weights_vs_n(N, w_nb, w_lr, w_true, *, ax=None, feature_names=None):
     ax.legend(handles=handles, fontsize=8, ncol=4, loc="upper center",
               bbox_to_anchor=(0.5, -0.16), frameon=False)
     return ax
+
+
+#: Colours of the two fitting methods in :func:`plot_weights_by_feature`.
+METHOD_COLORS = {"naive Bayes": COLORS["blue"], "logistic regression": COLORS["vermillion"]}
+
+
+def plot_weights_by_feature(N, w_nb, w_lr, w_true, *, fig=None, feature_names=None, ncols=2):
+    """Fitted weights against the sample size, one panel per feature.
+
+    The same data as :func:`plot_weights_vs_n`, for weights whose true values are
+    too close for their lines and bands to be told apart on one axis.  In every
+    panel naive Bayes is blue (solid, circles), logistic regression vermillion
+    (dashed, white squares), the true weight a dotted black line; with repeated
+    fits (3-d inputs) the lines are medians and the shaded bands interquartile
+    ranges.  Each panel has its own y range; the x axis (log scale) is shared.
+
+    Parameters
+    ----------
+    N : array_like, shape (m,)
+        Sample sizes.
+    w_nb, w_lr : array_like, shape (m, d) or (m, repeats, d)
+        Weights fitted at each sample size.
+    w_true : array_like, shape (d,)
+        Weights of the model the data came from.
+    fig : matplotlib.figure.Figure or None
+        An empty figure to draw into; ``None`` makes one.
+    feature_names : sequence of str or None
+        Panel titles (default ``$w_1$, $w_2$, ...``).
+    ncols : int, default 2
+        Panels per row.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``fig.axes[j]`` is feature ``j``; in it ``lines[0]`` is naive Bayes,
+        ``lines[1]`` logistic regression and ``lines[2]`` the true weight.
+
+    Examples
+    --------
+    >>> fig = plot_weights_by_feature([10, 100], [[1.0, 2.0], [1.2, 1.9]],
+    ...                               [[0.5, 2.2], [1.1, 2.0]], [1.0, 2.0])
+    >>> len(fig.axes), fig.axes[1].lines[1].get_ydata().tolist()
+    (2, [2.2, 2.0])
+    >>> plt.close(fig)
+    """
+    n = as_real_array(N, "N")
+    check_ndim(n, 1, "N")
+    nb, nb_lo, nb_hi = _summary(w_nb, "w_nb")
+    lr, lr_lo, lr_hi = _summary(w_lr, "w_lr")
+    truth = as_real_array(w_true, "w_true")
+    check_same_shape(nb, lr, "w_nb (summarised)", "w_lr (summarised)")
+    if nb.shape != (n.size, truth.size):
+        raise ValueError(
+            f"w_nb must have shape (len(N), len(w_true)) = ({n.size}, {truth.size}), "
+            f"got {nb.shape}"
+        )
+    if isinstance(ncols, bool) or not isinstance(ncols, int | np.integer) or ncols < 1:
+        raise ValueError(f"ncols must be an integer >= 1, got {ncols!r}")
+    d = truth.size
+    ncols = min(int(ncols), d)
+    nrows = -(-d // ncols)
+    if fig is None:
+        fig = plt.figure(figsize=(3.7 * ncols, 2.5 * nrows + 0.6), facecolor="white",
+                         layout="constrained")
+    axes = fig.subplots(nrows, ncols, sharex=True, squeeze=False).ravel()
+    names = feature_names or [f"$w_{j + 1}$" for j in range(d)]
+    nb_color, lr_color = METHOD_COLORS["naive Bayes"], METHOD_COLORS["logistic regression"]
+    for j, ax in enumerate(axes[:d]):
+        ax.plot(n, nb[:, j], "-o", color=nb_color, ms=4)
+        ax.plot(n, lr[:, j], "--s", color=lr_color, ms=4, mfc="white")
+        ax.axhline(truth[j], color="black", ls=":", lw=1.2)
+        if nb_lo is not None:
+            ax.fill_between(n, nb_lo[:, j], nb_hi[:, j], color=nb_color, alpha=0.18, lw=0)
+        if lr_lo is not None:
+            ax.fill_between(n, lr_lo[:, j], lr_hi[:, j], color=lr_color, alpha=0.12, lw=0)
+        ax.set_xscale("log")
+        ax.set_title(names[j], fontsize=11)
+        ax.grid(True, alpha=0.3)
+    for ax in axes[d:]:
+        ax.remove()
+    for j, ax in enumerate(axes[:d]):
+        if j + ncols >= d:  # lowest panel of its column
+            ax.set_xlabel("sample size $N$ (log scale)")
+            ax.tick_params(labelbottom=True)
+        if j % ncols == 0:
+            ax.set_ylabel("fitted weight")
+    handles = [Line2D([], [], color=nb_color, ls="-", marker="o", ms=4, label="naive Bayes"),
+               Line2D([], [], color=lr_color, ls="--", marker="s", ms=4, mfc="white",
+                      label="logistic regression"),
+               Line2D([], [], color="black", ls=":", label="true weight")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, frameon=False)
+    return fig
 
 
 def plot_weight_bars(weights, *, ax=None, feature_names=None):
