@@ -65,10 +65,15 @@ def isolate_mounts(request):
             mode = os.lstat(path).st_mode
         except OSError:
             continue  # already covered by an earlier mount
-        if stat.S_ISDIR(mode):
-            _mount("tmpfs", path, "tmpfs", flags, "size=4k,mode=0555")
-        elif stat.S_ISREG(mode):
-            _mount("/dev/null", path, None, MS_BIND, None)
+        try:
+            if stat.S_ISDIR(mode):
+                _mount("tmpfs", path, "tmpfs", flags, "size=4k,mode=0555")
+            elif stat.S_ISREG(mode):
+                _mount("/dev/null", path, None, MS_BIND, None)
+        except OSError:
+            if os.path.lexists(path):
+                raise
+            # removed meanwhile (e.g. another sandbox's folder in /tmp): nothing to hide
     owner = request["uid"] if request["uid"] is not None else os.getuid()
     size = f"size={request['limits']['file_mb']}m,mode=0700,uid={owner},gid={owner}"
     _mount("tmpfs", request["cwd"], "tmpfs", MS_NOSUID | MS_NODEV, size)

@@ -299,7 +299,11 @@ def grade_notebook(assignment, path, limits=None, hide=(), name=None, zygote=Non
         return _score(assignment, name, empty, "invalid", str(exc), time.monotonic() - start)
     run = _Run(zygote or _zygote(), limits, [str(p) for p in hide], cells)
     try:
-        run.start()
+        try:
+            run.start()
+        except KernelDied:  # a transient failure before any student code ran: once more
+            run.close()
+            run.start()
         run.run_cells()
         records = {q.name: run.extract(q) for q in assignment.questions}
         status = "graded"

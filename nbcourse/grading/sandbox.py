@@ -24,6 +24,7 @@ descriptors closed, limits on address space, file size, open files, CPU time and
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import json
 import os
 import random
@@ -252,7 +253,9 @@ def _descendants(root):
     return out
 
 
-def _pick_uid():
+def _claim_uid():
+    """Pick a free sandbox uid and hold an exclusive lock on it (released when the lock's
+    file is closed, or when this process dies), so concurrent graders never share a uid."""
     taken = set(_UIDS_IN_USE)
     try:
         for line in Path("/etc/passwd").read_text().splitlines():
@@ -263,11 +266,18 @@ def _pick_uid():
         pass
     running = {_uid_of(e) for e in os.listdir("/proc") if e.isdigit()}
     free = [u for u in range(*UID_RANGE) if u not in taken and u not in running]
-    if not free:
-        raise KernelDied("no free sandbox uid")
-    uid = random.SystemRandom().choice(free)
-    _UIDS_IN_USE.add(uid)
-    return uid
+    locks = Path(tempfile.gettempdir()) / "nbgrade-uids"
+    locks.mkdir(mode=0o700, exist_ok=True)
+    for uid in random.SystemRandom().sample(free, len(free)):
+        fd = os.open(locks / f"{uid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        _UIDS_IN_USE.add(uid)
+        return uid, fd
+    raise KernelDied("no free sandbox uid")
 
 
 def _user_process_count():
@@ -290,7 +300,7 @@ class Sandbox:
         self.zygote, self.limits = zygote, limits
         self.hide = [str(p) for p in hide]
         drop = os.geteuid() == 0 and (zygote.namespace or python_is_shared())
-        self.uid = _pick_uid() if drop else None
+        self.uid, self._uid_lock = _claim_uid() if drop else (None, None)
         self.root = Path(tempfile.mkdtemp(prefix="nbgrade-"))
         os.chmod(self.root, 0o711)
         self.ipc, self.work = self.root / "ipc", self.root / "work"
@@ -457,3 +467,5 @@ class Sandbox:
         shutil.rmtree(self.root, ignore_errors=True)
         if self.uid is not None:
             _UIDS_IN_USE.discard(self.uid)
+            os.close(self._uid_lock)  # releases the claim
+            self.uid = None
