@@ -127,6 +127,23 @@ def test_bounds_curves_are_eqs_9_and_10(K):
     assert_allclose([up[0], low[0], up[-1], low[-1]], [0, 0, 1, 1])
 
 
+def test_bounds_band_lies_between_the_curves_and_is_in_the_legend():
+    ax = plot_bounds(6)
+    band = ax.collections[0]
+    t, up = ax.lines[0].get_data()
+    verts = band.get_paths()[0].vertices
+    inside = (verts[:, 0] >= 0) & (verts[:, 0] <= 1)
+    vx, vy = verts[inside, 0], verts[inside, 1]
+    assert (vy >= vx**2 - 1e-12).all()
+    assert (vy <= np.interp(vx, t, up) + 1e-12).all()
+    assert vy.max() > 0.5  # the band spans the whole range, not a sliver
+    legend = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert band.get_label() in legend
+    assert legend[:2] == [ax.lines[0].get_label(), ax.lines[1].get_label()]
+    # The book numbers equations its own way: no bare "eq. N" of the paper in the figure.
+    assert not any("eq." in text for text in legend)
+
+
 def test_bounds_marker_and_points():
     theta = np.array([[0.4, 0.6, 0, 0, 0, 0], [0.4, 0.12, 0.12, 0.12, 0.12, 0.12]])
     f = theta[:, 0] * np.prod(1 - theta[:, 1:], axis=1)
@@ -164,6 +181,13 @@ def test_points_in_guarantee_region_have_more_extreme_ratios():
     f = lambda th: th[:, 0] * np.prod(1 - th[:, 1:], axis=1)  # noqa: E731
     ratio_f, ratio_theta = f(tc) / f(td), tc[:, 0] / td[:, 0]
     assert (ratio_f[inside] > ratio_theta[inside]).all()
+
+
+def test_guarantee_region_legend_names_the_regions_without_equation_numbers():
+    ax = plot_guarantee_region(3)
+    legend = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert legend[:2] == ["guaranteed more extreme for $c$", "guaranteed more extreme for $d$"]
+    assert not any("eq." in text for text in legend)
 
 
 def test_guarantee_region_scatter_is_split_by_flag():

@@ -192,8 +192,10 @@ def plot_bounds(K: int = 6, *, theta_j: float | None = None, points=None, ax=Non
     """Bounds ``l(theta_j) <= f_j(theta) <= u(theta_j)``: Williams (2024), Fig. 1(b).
 
     Draws eq. 9 (``theta_j**2``) and eq. 10 against ``theta_j`` on ``[0, 1]``,
-    shades the band between them and, optionally, marks one ``theta_j`` and
-    overlays sampled values of ``f_j``.
+    shades the band between them (with its own legend entry) and, optionally,
+    marks one ``theta_j`` and overlays sampled values of ``f_j``.  The legend
+    names the curves rather than the paper's equation numbers, which differ
+    from the book's.
 
     Parameters
     ----------
@@ -208,22 +210,26 @@ def plot_bounds(K: int = 6, *, theta_j: float | None = None, points=None, ax=Non
     Returns
     -------
     matplotlib.axes.Axes
-        ``ax.lines[0]`` is the upper bound, ``ax.lines[1]`` the lower bound.
+        ``ax.lines[0]`` is the upper bound, ``ax.lines[1]`` the lower bound and
+        ``ax.collections[0]`` the shaded band between them.
 
     Examples
     --------
     >>> ax = plot_bounds(6)
     >>> [line.get_label() for line in ax.lines]
-    ['upper $u(\\\\theta_j)$ (eq. 10)', 'lower $\\\\ell(\\\\theta_j) = \\\\theta_j^2$ (eq. 9)']
+    ['upper bound $u(\\\\theta_j)$', 'lower bound $\\\\ell(\\\\theta_j) = \\\\theta_j^2$']
+    >>> ax.collections[0].get_label()
+    'possible values of $f_j(\\\\theta)$'
     >>> plt.close(ax.figure)
     """
     K = check_n_categories(K)
     t = np.linspace(0.0, 1.0, 201)
     up, low = upper_bound(t, K), lower_bound(t)
     ax = get_axes(ax)
-    ax.plot(t, up, color=COLORS["vermillion"], label=r"upper $u(\theta_j)$ (eq. 10)")
-    ax.plot(t, low, color=COLORS["blue"], label=r"lower $\ell(\theta_j) = \theta_j^2$ (eq. 9)")
-    ax.fill_between(t, low, up, color=COLORS["orange"], alpha=0.25, lw=0)
+    ax.plot(t, up, color=COLORS["vermillion"], label=r"upper bound $u(\theta_j)$")
+    ax.plot(t, low, color=COLORS["blue"], label=r"lower bound $\ell(\theta_j) = \theta_j^2$")
+    ax.fill_between(t, low, up, color=COLORS["orange"], alpha=0.25, lw=0,
+                    label=r"possible values of $f_j(\theta)$")
     if points is not None:
         px = check_probabilities(points[0], "points[0]")
         py = check_probabilities(points[1], "points[1]")
@@ -279,9 +285,9 @@ def plot_guarantee_region(K: int = 3, *, points=None, ax=None):
     boundary = q_minus_j_at_centre(x, K)
     ax = get_axes(ax, figsize=(7.0, 4.4))
     ax.fill_between(x, boundary, 1.0, color=COLORS["orange"], alpha=0.35, lw=0,
-                    label="eq. 13 holds: more extreme for $c$")
+                    label="guaranteed more extreme for $c$")
     ax.fill_betweenx(x, boundary, 1.0, color=COLORS["sky"], alpha=0.35, lw=0,
-                     label="mirror: more extreme for $d$")
+                     label="guaranteed more extreme for $d$")
     ax.plot(x, boundary, color=COLORS["vermillion"], lw=1.5)
     ax.plot(boundary, x, color=COLORS["blue"], lw=1.5)
     ax.plot([0, 1], [0, 1], color="black", ls="--", lw=1, label=r"$\theta_{jc} = \theta_{jd}$")
