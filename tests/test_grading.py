@@ -22,7 +22,7 @@ import nbcourse
 from nbcourse.grading import Call, Limits, Question, Test, Value, checker, close, equal, raises
 from nbcourse.grading.assignment import load_assignment, parse_results
 from nbcourse.grading.generate import generate, strip_code, strip_markdown, student_path
-from nbcourse.grading.grader import grade_notebook, hide_paths, read_code_cells, NotebookError
+from nbcourse.grading.grader import NotebookError, grade_notebook, hide_paths, read_code_cells
 from nbcourse.grading.probe import ProbeError, encode, evaluate, run, to_plain
 
 FAST = Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536, max_procs=48)

@@ -377,7 +377,7 @@ def test_deleted_test_cells_and_edited_metadata_change_nothing(assignment, tmp_p
 
 
 @pytest.mark.parametrize("content", [
-    b"{not json", b"\xff\xfe\x00\x01garbage", "{\"cells\": 3, \"nbformat\": 4}".encode(),
+    b"{not json", b"\xff\xfe\x00\x01garbage", b"{\"cells\": 3, \"nbformat\": 4}",
     b"{\"nbformat\": 3, \"worksheets\": [{\"cells\": []}]}", b"",
     b"[" * 100_000 + b"]" * 100_000,
     json.dumps({"nbformat": 4, "cells": [{"cell_type": "code", "source": 42}]}).encode(),

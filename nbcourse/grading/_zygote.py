@@ -47,7 +47,7 @@ def expose(parent, children):
     that contains only bind mounts of ``children`` (e.g. a Python under /root)."""
     fds = [os.open(c, os.O_PATH) for c in children]
     _mount("tmpfs", parent, "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,mode=0711")
-    for child, fd in zip(children, fds):
+    for child, fd in zip(children, fds, strict=True):
         os.mkdir(child, 0o755)
         _mount(f"/proc/self/fd/{fd}", child, None, MS_BIND | MS_REC, None)
         os.close(fd)
@@ -158,9 +158,9 @@ def probe_namespace(request):
 
 def preload():
     """Import what every kernel needs, once, before any fork."""
-    import IPython  # noqa: F401
     import ipykernel.ipkernel  # noqa: F401
     import ipykernel.kernelapp  # noqa: F401
+    import IPython  # noqa: F401
     import numpy  # noqa: F401
     from IPython.core import completer, history, interactiveshell  # noqa: F401
 

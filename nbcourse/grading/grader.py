@@ -128,10 +128,9 @@ def probe_expression(probes, nonce, seconds):
     """The ``user_expressions`` entry that evaluates ``probes`` in the student's namespace."""
     # Builtins are reached through __builtins__, so a notebook that names a variable
     # ``exec`` or ``globals`` does not break its own grading.
-    return ("(lambda _b, _g: (_b.exec({src!r}, _g), _g['run']({probes!r}, {nonce!r}, "
-            "_b.globals(), {seconds!r}))[1])(__builtins__, {{'__name__': '_nbcourse_probe'}})"
-            ).format(
-        src=PROBE_SOURCE, probes=probes, nonce=nonce, seconds=float(seconds))
+    return (f"(lambda _b, _g: (_b.exec({PROBE_SOURCE!r}, _g), _g['run']({probes!r}, {nonce!r}, "
+            f"_b.globals(), {float(seconds)!r}))[1])(__builtins__, {{'__name__': '_nbcourse_probe'}})"
+            )
 
 
 def _payload(reply):
@@ -487,7 +486,7 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     config = {"assignment": str(assignment.path), "limits": limits.__dict__,
               "hide": hide_paths(assignment, out_dir, notebooks)}
     tasks: queue.Queue = queue.Queue()
-    for i, path in enumerate(notebooks):
+    for i in range(len(notebooks)):
         tasks.put(i)
     results: list[GradeResult | None] = [None] * len(notebooks)
     lock = threading.Lock()

@@ -128,7 +128,7 @@ def _write(results_dir, data):
 
 def run(root):
     """Grade the submission under ``root`` (Gradescope's layout); always write results."""
-    from .grader import gradescope_results, grade_notebook
+    from .grader import grade_notebook, gradescope_results
 
     root = Path(root).resolve()
     results_dir = root / "results"

@@ -109,7 +109,7 @@ def _encode_str(text):
     for char in text:
         code = ord(char)
         if char == '"' or char == "\\" or code < 32 or code > 126:
-            parts.append("\\u%04x" % code if code < 0x10000 else _surrogates(code))
+            parts.append(f"\\u{code:04x}" if code < 0x10000 else _surrogates(code))
         else:
             parts.append(char)
     parts.append('"')
@@ -118,7 +118,7 @@ def _encode_str(text):
 
 def _surrogates(code):
     code -= 0x10000
-    return "\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF))
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def encode(plain):

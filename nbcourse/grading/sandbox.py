@@ -296,8 +296,8 @@ class Sandbox:
         Paths the kernel must not see (used at the ``namespace`` level).
     """
 
-    def __init__(self, zygote, limits=Limits(), hide=()):
-        self.zygote, self.limits = zygote, limits
+    def __init__(self, zygote, limits=None, hide=()):
+        self.zygote, self.limits = zygote, limits or Limits()
         self.hide = [str(p) for p in hide]
         drop = os.geteuid() == 0 and (zygote.namespace or python_is_shared())
         self.uid, self._uid_lock = _claim_uid() if drop else (None, None)
