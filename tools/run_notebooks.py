@@ -39,13 +39,23 @@ def find_notebooks(paths):
     return sorted(found)
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def clean_metadata(nb):
-    """Drop per-run metadata so that re-execution is byte-stable."""
+    """Drop per-run state so that re-execution is byte-stable.
+
+    Live widget views are dropped from stored outputs: their models (random ids) exist only
+    in the kernel that made them, so a stored view could only show "model not found".  The
+    other representations of the same output (static HTML control, still image) remain.
+    """
     nb.metadata.pop("widgets", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
                                  "name": "python3"}
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     return nb
 
 
