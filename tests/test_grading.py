@@ -317,6 +317,7 @@ def test_read_code_cells_rejects_what_is_not_a_notebook(tmp_path):
 # --- batches, the command line and Gradescope ------------------------------------------
 
 
+@pytest.mark.slow
 def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
     subs = tmp_path / "submissions"
     subs.mkdir()

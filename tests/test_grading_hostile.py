@@ -15,7 +15,6 @@ import pytest
 from hostile import (
     ALWAYS_EQUAL,
     EX01,
-    FORGED_OUTPUT,
     IPYTHON_HOOKS,
     NUMPY_SUBCLASS,
     PATCH_BUILTINS,
@@ -24,6 +23,7 @@ from hostile import (
     PATCH_SYS_MODULES,
     READ_SECRETS,
     code_cells,
+    forged_output,
     notebook,
 )
 
@@ -160,7 +160,8 @@ def test_input_transformer_that_rewrites_code_scores_zero(assignment, tmp_path):
 
 def test_printed_and_written_forged_results_are_ignored(assignment, tmp_path):
     out = tmp_path / "out"
-    path = notebook(student_plus(FORGED_OUTPUT, IPYTHON_HOOKS), tmp_path / "forger.ipynb")
+    path = notebook(student_plus(forged_output(out, "forger"), IPYTHON_HOOKS),
+                    tmp_path / "forger.ipynb")
     (result,) = grade_batch(EX01, [path], out, workers=1, limits=LIMITS, progress=None)
     assert result.total == 0
     results = json.loads((out / "forger" / "results.json").read_text())
@@ -300,6 +301,8 @@ def _read_state(pid):
 
 @pytest.mark.slow
 def test_fork_bomb(assignment, tmp_path):
+    if _zygote().isolation == "rlimit" and os.geteuid() == 0:
+        pytest.skip("RLIMIT_NPROC does not bind root")  # the grader refuses this set-up too
     bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     result = grade(assignment, solution_plus(bomb, at=3), tmp_path)
     assert result.total == FULL
@@ -353,11 +356,11 @@ def test_exit_in_every_cell_scores_what_remains(assignment, tmp_path):
 
 
 def test_killing_the_grader_fails(assignment, tmp_path):
-    if os.geteuid() != 0:
-        pytest.skip("without root the kernel runs as the grading user and could signal it")
-    kill = ("import os, signal\nfor pid in (os.getppid(), 1):\n    try:\n"
-            "        os.kill(pid, signal.SIGKILL)\n    except OSError as e:\n"
-            "        print(e)\n")
+    if _zygote().isolation == "rlimit":
+        pytest.skip("without a sandbox uid the kernel runs as the grading user and could "
+                    "signal it")
+    kill = ("import os, signal\ntry:\n    os.kill(os.getppid(), signal.SIGKILL)\n"
+            "except OSError as e:\n    print(e)\n")
     zygote = _zygote()
     result = grade(assignment, solution_plus(kill, at=3), tmp_path)
     assert result.total == FULL
@@ -456,3 +459,33 @@ def test_signals_to_the_kernel_process_group_are_contained(assignment, tmp_path)
     cells = solution_plus("import os, signal\nos.kill(0, signal.SIGTERM)\n", at=3)
     assert grade(assignment, cells, tmp_path).total == FULL
     assert signal.getsignal(signal.SIGTERM) is not None  # this process was not touched
+
+
+# --- the weakest isolation level (no root) still grades correctly ----------------------
+
+
+PRINTED_FORGERY = r"""print('[{"ok": true, "value": 1.0}]', '{"score": 10}')"""
+
+
+@pytest.fixture(scope="module")
+def weak_zygote():
+    from nbcourse.grading.sandbox import Zygote
+
+    zygote = Zygote(weakest=True)
+    yield zygote
+    zygote.close()
+
+
+@pytest.mark.parametrize("cells, expected", [
+    (lambda: code_cells(EX01 / "solution.ipynb"), FULL),
+    (lambda: student_plus(ALWAYS_EQUAL, PRINTED_FORGERY), 0.0),
+    (lambda: solution_plus("import os\nos._exit(0)\n", "while True:\n    pass\n", at=3), FULL),
+    (lambda: solution_plus("import os, time\nfor _ in range(5):\n    if os.fork() == 0:\n"
+                           "        time.sleep(60)\n", at=3), FULL),
+], ids=["solution", "forgery", "exit-and-loop", "children"])
+def test_rlimit_level_grades_correctly(cells, expected, weak_zygote, assignment, tmp_path):
+    assert weak_zygote.isolation == "rlimit"
+    path = notebook(cells(), tmp_path / "weak.ipynb")
+    result = grade_notebook(assignment, path, LIMITS, zygote=weak_zygote)
+    assert result.total == expected
+    assert _descendants(weak_zygote.proc.pid) == []

@@ -172,12 +172,16 @@ def _base_env():
 
 
 class Zygote:
-    """A preloaded interpreter that forks sandboxed kernels (see ``_zygote.py``)."""
+    """A preloaded interpreter that forks sandboxed kernels (see ``_zygote.py``).
 
-    def __init__(self, python=None, start_timeout=60.0):
+    ``weakest=True`` gives the ``rlimit`` level even as root (to test that level).
+    """
+
+    def __init__(self, python=None, start_timeout=60.0, weakest=False):
         self._probe_dir = tempfile.mkdtemp(prefix="nbgrade-probe-")
+        probe = os.geteuid() == 0 and not weakest
         config = {"path": _kernel_sys_path(),
-                  "namespace_probe_dir": self._probe_dir if os.geteuid() == 0 else None}
+                  "namespace_probe_dir": self._probe_dir if probe else None}
         self.proc = subprocess.Popen(
             [python or sys.executable, "-I", "-S", "-c", ZYGOTE_SOURCE, json.dumps(config)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -187,7 +191,13 @@ class Zygote:
         if not hello.get("ready"):
             raise KernelDied("the kernel zygote did not start")
         self.namespace = bool(hello.get("namespace"))
-        self.isolation = isolation_level(self.namespace)
+        self.isolation = "rlimit" if weakest else isolation_level(self.namespace)
+        if self.isolation == "rlimit" and os.geteuid() == 0 and not weakest:
+            self.close()
+            raise KernelDied(
+                "refusing to run kernels as root: RLIMIT_NPROC does not bind root. Make the "
+                "Python installation readable by other users (then kernels get their own "
+                "uid) or grade where mount namespaces are allowed")
 
     def _read_line(self, timeout):
         import selectors
@@ -280,9 +290,16 @@ def _claim_uid():
     raise KernelDied("no free sandbox uid")
 
 
-def _user_process_count():
-    uid = os.getuid()
-    return sum(1 for e in os.listdir("/proc") if e.isdigit() and _uid_of(e) == uid)
+def _user_task_count():
+    """Processes and threads of this user: what RLIMIT_NPROC counts."""
+    uid, total = os.getuid(), 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = dict(line.split(":", 1) for line in _read_proc(entry, "status").splitlines()
+                          if ":" in line)
+            if fields.get("Uid", "").split()[:1] == [str(uid)]:
+                total += int(fields.get("Threads", "1").strip() or 1)
+    return total
 
 
 class Sandbox:
@@ -299,7 +316,7 @@ class Sandbox:
     def __init__(self, zygote, limits=None, hide=()):
         self.zygote, self.limits = zygote, limits or Limits()
         self.hide = [str(p) for p in hide]
-        drop = os.geteuid() == 0 and (zygote.namespace or python_is_shared())
+        drop = zygote.isolation in ("uid", "namespace")
         self.uid, self._uid_lock = _claim_uid() if drop else (None, None)
         self.root = Path(tempfile.mkdtemp(prefix="nbgrade-"))
         os.chmod(self.root, 0o711)
@@ -323,7 +340,7 @@ class Sandbox:
         if self.uid is not None:
             os.chown(conn_file, self.uid, self.uid)
         nproc = self.limits.max_procs if self.uid is not None else (
-            _user_process_count() + self.limits.max_procs)
+            _user_task_count() + self.limits.max_procs)
         env = {**_base_env(), "HOME": str(self.work), "TMPDIR": str(self.work),
                "IPYTHONDIR": str(self.work / ".ipython"),
                "MPLCONFIGDIR": str(self.work / ".matplotlib")}

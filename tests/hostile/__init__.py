@@ -177,26 +177,29 @@ def at_exit():
 atexit.register(at_exit)
 '''
 
-FORGED_OUTPUT = r'''
-import os, glob, sys
-FORGED = '{"score": 10.0, "output": "", "tests": []}'
+def forged_output(out_dir, stem):
+    """Print forged results and try to write them where the grader writes its outputs
+    (``out_dir`` is given to the attacker, the worst case; nothing outside it is touched)."""
+    return f"""
+import os, sys
+FORGED = '{{"score": 10.0, "output": "", "tests": []}}'
 print(FORGED)
-print('[{"ok":true,"value":[1.3862943611198906,1.3862943611198906,1.3862943611198906]}]')
-sys.stdout.write("0123456789abcdef" * 2 + '[{"ok":true,"value":-2.748872195622465}]' + "0123456789abcdef" * 2)
-for pattern in ("/autograder/results", "/tmp/**/results", "../**/results", "/tmp/*", "/tmp/*/*"):
-    for folder in glob.glob(pattern, recursive=True):
-        try:
-            with open(os.path.join(folder, "results.json"), "w") as f:
-                f.write(FORGED)
-        except OSError:
-            pass
-for path in glob.glob("/tmp/**/grades.csv", recursive=True):
+print('[{{"ok":true,"value":[1.3862943611198906,1.3862943611198906,1.3862943611198906]}}]')
+sys.stdout.write("0123456789abcdef" * 2 + '[{{"ok":true,"value":-2.748872195622465}}]' + "0123456789abcdef" * 2)
+for path in ("results.json", "/autograder/results/results.json", {str(out_dir)!r} + "/{stem}/results.json"):
     try:
-        with open(path, "a") as f:
-            f.write("forged,2,2,2,2,1,1,10,10,graded,,0\n")
-    except OSError:
-        pass
-'''
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w") as f:
+            f.write(FORGED)
+    except OSError as exc:
+        print("cannot write", path, exc)
+try:
+    with open({str(out_dir)!r} + "/grades.csv", "a") as f:
+        f.write("forged,2,2,2,2,1,1,10,10,graded,,0\\n")
+except OSError as exc:
+    print("cannot write grades.csv", exc)
+"""
+
 
 # Looks everywhere it can for the solution or the tests, and runs what it finds.
 READ_SECRETS = r'''
