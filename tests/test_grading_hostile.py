@@ -31,7 +31,7 @@ from nbcourse.grading import Limits
 from nbcourse.grading.assignment import load_assignment
 from nbcourse.grading.generate import student_path
 from nbcourse.grading.grader import _zygote, grade_batch, grade_notebook, hide_paths
-from nbcourse.grading.sandbox import UID_RANGE, Sandbox, _descendants, _uid_of
+from nbcourse.grading.sandbox import CLAIMED_UIDS, Sandbox, _descendants, _uid_of
 
 LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,
                 max_procs=40, file_mb=32)
@@ -43,23 +43,21 @@ def assignment():
     return load_assignment(EX01)
 
 
-def _sandbox_processes():
-    """Processes left by kernels: their uids (root) or descendants of the zygote."""
-    zygote = _zygote()
-    pids = set(_descendants(zygote.proc.pid))
-    if os.geteuid() == 0:
-        pids |= {int(p) for p in os.listdir("/proc")
-                 if p.isdigit() and (_uid_of(p) or 0) in range(*UID_RANGE)}
-    return pids
+def _sandbox_processes(uids):
+    """Processes left by kernels: descendants of the zygote, or running as ``uids``."""
+    pids = set(_descendants(_zygote().proc.pid))
+    return pids | {int(p) for p in os.listdir("/proc") if p.isdigit() and _uid_of(p) in uids}
 
 
 @pytest.fixture(autouse=True)
 def no_leftover_processes():
+    before = len(CLAIMED_UIDS)
     yield
+    uids = set(CLAIMED_UIDS[before:])  # only this test's sandboxes, not other graders'
     deadline = time.monotonic() + 5
-    while _sandbox_processes() and time.monotonic() < deadline:
+    while _sandbox_processes(uids) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _sandbox_processes() == set()
+    assert _sandbox_processes(uids) == set()
 
 
 def student_plus(*cells):

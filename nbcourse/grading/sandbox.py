@@ -50,6 +50,7 @@ ZYGOTE_SOURCE = (Path(__file__).with_name("_zygote.py")).read_text(encoding="utf
 MAX_MESSAGE = 16 * 1024 * 1024
 UID_RANGE = (62000, 65000)
 _UIDS_IN_USE: set[int] = set()
+CLAIMED_UIDS: list[int] = []  # every uid this process has claimed, in order
 
 
 class KernelDied(RuntimeError):
@@ -286,6 +287,7 @@ def _claim_uid():
             os.close(fd)
             continue
         _UIDS_IN_USE.add(uid)
+        CLAIMED_UIDS.append(uid)
         return uid, fd
     raise KernelDied("no free sandbox uid")
 
