@@ -24,7 +24,7 @@ book: $(STAMP)
 	$(PY) tools/build_book.py
 
 test: book
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow and not browser"

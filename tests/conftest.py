@@ -47,3 +47,11 @@ def built_book():
         subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py")], cwd=ROOT,
                        check=True)
     return HTML
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say where the browser tests left their screenshots, so a person can look."""
+    shots = HTML.parent / "screenshots"
+    if shots.is_dir() and any(shots.glob("*.png")):
+        count = len(list(shots.glob("*.png")))
+        terminalreporter.write_line(f"browser screenshots ({count} pages): {shots}")
