@@ -22,6 +22,7 @@ from .duda import (  # noqa: E402
     plot_estimation_error,
     plot_table_growth,
     plot_weight_bars,
+    plot_weights_by_feature,
     plot_weights_vs_n,
 )
 
@@ -37,6 +38,7 @@ __all__ += [
     "plot_estimation_error",
     "plot_table_growth",
     "plot_weight_bars",
+    "plot_weights_by_feature",
     "plot_weights_vs_n",
 ]
 
