@@ -468,6 +468,26 @@ def _summary(w, name):
     return mid, lo, hi
 
 
+def _check_weight_curves(N, w_nb, w_lr, w_true):
+    """Validate the inputs of the weights-against-N figures.
+
+    Returns ``n`` (len(N),), ``truth`` (d,) and the summaries ``(mean, lo, hi)`` of
+    ``w_nb`` and ``w_lr``, each of shape (len(N), d).
+    """
+    n = as_real_array(N, "N")
+    check_ndim(n, 1, "N")
+    nb, nb_lo, nb_hi = _summary(w_nb, "w_nb")
+    lr, lr_lo, lr_hi = _summary(w_lr, "w_lr")
+    truth = as_real_array(w_true, "w_true")
+    check_same_shape(nb, lr, "w_nb (summarised)", "w_lr (summarised)")
+    if nb.shape != (n.size, truth.size):
+        raise ValueError(
+            f"w_nb must have shape (len(N), len(w_true)) = ({n.size}, {truth.size}), "
+            f"got {nb.shape}"
+        )
+    return n, truth, (nb, nb_lo, nb_hi), (lr, lr_lo, lr_hi)
+
+
 def plot_weights_vs_n(N, w_nb, w_lr, w_true, *, ax=None, feature_names=None):
     """Fitted weights of naive Bayes and logistic regression against the sample size.
 
@@ -500,17 +520,8 @@ def plot_weights_vs_n(N, w_nb, w_lr, w_true, *, ax=None, feature_names=None):
     [0.5, 1.1]
     >>> plt.close(ax.figure)
     """
-    n = as_real_array(N, "N")
-    check_ndim(n, 1, "N")
-    nb, nb_lo, nb_hi = _summary(w_nb, "w_nb")
-    lr, lr_lo, lr_hi = _summary(w_lr, "w_lr")
-    truth = as_real_array(w_true, "w_true")
-    check_same_shape(nb, lr, "w_nb (summarised)", "w_lr (summarised)")
-    if nb.shape != (n.size, truth.size):
-        raise ValueError(
-            f"w_nb must have shape (len(N), len(w_true)) = ({n.size}, {truth.size}), "
-            f"got {nb.shape}"
-        )
+    n, truth, (nb, nb_lo, nb_hi), (lr, lr_lo, lr_hi) = _check_weight_curves(
+        N, w_nb, w_lr, w_true)
     ax = get_axes(ax, figsize=(6.0, 4.2))
     names = feature_names or [f"$w_{j + 1}$" for j in range(truth.size)]
     for j in range(truth.size):
@@ -583,17 +594,8 @@ def plot_weights_by_feature(N, w_nb, w_lr, w_true, *, fig=None, feature_names=No
     (2, [2.2, 2.0])
     >>> plt.close(fig)
     """
-    n = as_real_array(N, "N")
-    check_ndim(n, 1, "N")
-    nb, nb_lo, nb_hi = _summary(w_nb, "w_nb")
-    lr, lr_lo, lr_hi = _summary(w_lr, "w_lr")
-    truth = as_real_array(w_true, "w_true")
-    check_same_shape(nb, lr, "w_nb (summarised)", "w_lr (summarised)")
-    if nb.shape != (n.size, truth.size):
-        raise ValueError(
-            f"w_nb must have shape (len(N), len(w_true)) = ({n.size}, {truth.size}), "
-            f"got {nb.shape}"
-        )
+    n, truth, (nb, nb_lo, nb_hi), (lr, lr_lo, lr_hi) = _check_weight_curves(
+        N, w_nb, w_lr, w_true)
     if isinstance(ncols, bool) or not isinstance(ncols, int | np.integer) or ncols < 1:
         raise ValueError(f"ncols must be an integer >= 1, got {ncols!r}")
     d = truth.size
