@@ -19,20 +19,26 @@ n = 100 values in our sampling distribution under a reading, and
 
 Numerics
 --------
-Everything is computed in log space from log-gamma draws, so ``theta`` entries far
-below the smallest float are represented exactly (``Dir(alpha)`` via
-``Gamma(alpha + 1) * U**(1/alpha)``).  ``log(1 - theta_k)`` is computed as the log
-of the sum of the *other* entries, so it stays exact when ``theta_k`` is within
-rounding of 1.  An observation with zero probability under every class (in
-practice only for supplied parameters with exact zeros) is excluded from both
-fractions and counted in ``n_excluded``.
+Draws are kept so that their logs are exact: ``Dir(alpha)`` with ``alpha < 1``
+comes from ``Gamma(1 + alpha) * V**(1/alpha)``, so ``theta`` entries far below the
+smallest float still have finite, exact logs.  ``log(1 - theta_k)`` is computed as
+the log of the sum of the *other* entries, so it stays exact when ``theta_k`` is
+within rounding of 1.  An observation with zero probability under every class
+(in practice only for supplied parameters with exact zeros) is excluded from
+both fractions and counted in ``n_excluded``.
 
-Arrays inside the engine are laid out ``(C, K, b)`` for ``b`` classifiers, so the
-reductions over classes and values are elementwise operations on contiguous
-slices.  Classifiers are processed in blocks of :data:`BLOCK`, each with its own
-random streams derived from the seed, so memory does not grow with ``n``, a
-given seed gives the same numbers on every run, and the first ``n`` classifiers
-of a seed are the same in any longer run.
+The counts are taken in two ways.  The log-space engine (:func:`_engine`) handles
+every case.  A faster path (:func:`_linear_counts`) works with plain floating
+point numbers and decides a classifier only when every joint probability is a
+normal float and every comparison clears a margin far above its rounding error;
+any other classifier goes to the log-space engine.  The counts are the same
+either way (the tests check this chunk by chunk).
+
+Classifiers are drawn in blocks of :data:`BLOCK`, each with its own random
+streams derived from the seed, and worked through in chunks of about
+:data:`_CHUNK` observations, so memory does not grow with ``n``, a given seed
+gives the same numbers on every run, and the first ``n`` classifiers of a seed
+are the same in any longer run.
 
 Examples
 --------
@@ -79,9 +85,14 @@ __all__ = [
     "simulate_replicates",
 ]
 
-#: Classifiers per block: the unit of work and of random streams.  Changing it
-#: changes which random numbers each classifier gets (not the distribution).
+#: Classifiers per block: the unit of random streams.  Changing it changes which
+#: random numbers each classifier gets (not the distribution).
 BLOCK = 4096
+
+#: Observations per chunk, the unit of work (``_CHUNK // K`` classifiers): small
+#: enough for the work arrays to stay in cache.  Draws for ``alpha < 1`` are made
+#: per chunk, so changing it changes those numbers too.
+_CHUNK = 16384
 
 #: The paper's number of classes and of sampled classifiers per cell (Williams 2024, §3).
 PAPER_C = 4
@@ -190,27 +201,90 @@ def _child(ss: np.random.SeedSequence, *key: int) -> np.random.Generator:
 # ----------------------------------------------------------------------------
 
 
-def _log_gamma(rng: np.random.Generator, a: float, size, rng_u=None) -> np.ndarray:
-    """Logs of ``Gamma(a, 1)`` draws, exact for tiny ``a`` (no underflow to zero).
+def _small_gamma_parts(rng: np.random.Generator, a: float, n: int):
+    """``n`` draws of ``Gamma(a, 1)``, ``0 < a < 1``, as ``(G, log(V) / a)``; the draw is ``G V**(1/a)``.
 
-    For ``a < 1`` uses ``Gamma(a) = Gamma(a + 1) * U**(1/a)`` (Marsaglia & Tsang 2000),
-    so ``log X = log Gamma(a + 1) + log(U) / a`` with ``U`` in ``(0, 1]`` drawn from
-    ``rng_u`` (default ``rng``).  Every element consumes its generator(s) in order,
-    so the first draws do not depend on ``size``.
+    ``G ~ Gamma(1 + a)`` and ``V ~ U(0, 1]`` independent, so ``G V**(1/a) ~ Gamma(a)``
+    (Marsaglia & Tsang 2000).  ``G`` is drawn by rejection: the proposal
+    ``(1 + a) E`` with ``E ~ Exp(1)`` is accepted when ``U <= p(E)``, where
+    ``p(E) = exp(a (log E - E + 1))`` is the target density over the scaled proposal
+    (at most 1, equal to 1 at ``E = 1``); the acceptance rate is
+    ``Gamma(1 + a) e**a / (1 + a)**(1 + a)``, 0.95 at ``a = 0.1`` and 0.85 at ``a = 1/3``.
+    Given acceptance, ``U / p(E)`` is uniform on ``(0, 1]`` and independent of ``E``,
+    so it serves as ``V``.  Rejected entries are redrawn in rounds, so the draws
+    depend on ``n``; callers draw whole chunks.
     """
-    if a == 1.0:
-        x = rng.standard_exponential(size)
-        with np.errstate(divide="ignore"):  # an exact 0 (probability ~1e-16) becomes -inf
-            return np.log(x)
-    if a > 1.0:
-        return np.log(rng.standard_gamma(a, size))
-    out = np.log(rng.standard_gamma(a + 1.0, size))
-    u = (rng if rng_u is None else rng_u).random(size)
-    np.subtract(1.0, u, out=u)  # (0, 1]: never log(0)
+    e = rng.standard_exponential(n)
+    log_tail, todo = _proposals(e, rng.random(n), a)
+    while todo.size:
+        e_new = rng.standard_exponential(todo.size)
+        tail_new, again = _proposals(e_new, rng.random(todo.size), a)
+        e[todo] = e_new
+        log_tail[todo] = tail_new
+        todo = todo[again]
+    e *= 1.0 + a
+    return e, log_tail
+
+
+def _proposals(e: np.ndarray, u: np.ndarray, a: float):
+    """``log(U / p(E)) / a`` for uniforms ``u`` in ``[0, 1)`` (``U = 1 - u``), and the rejected indices.
+
+    ``log(U / p(E)) / a = log(U) / a - (log E - E + 1)``.  A proposal is rejected
+    when ``U > p(E)``, i.e. when that is positive; an ``E`` of 0 has ``p(E) = 0``
+    and is always rejected.
+    """
+    with np.errstate(divide="ignore"):
+        shape = np.log(e)
+    shape -= e
+    shape += 1.0
+    np.subtract(1.0, u, out=u)  # (0, 1]
     np.log(u, out=u)
     u *= 1.0 / a
-    out += u
-    return out
+    u -= shape
+    return u, np.flatnonzero(u > 0.0)
+
+
+class _GammaDraws:
+    """``Gamma(a, 1)`` draws as plain values, with their exact logs on demand.
+
+    ``a = 1`` uses exponentials and ``a > 1`` numpy's gamma sampler, one draw per
+    element in order.  For ``a < 1`` a draw is ``G V**(1/a)``
+    (:func:`_small_gamma_parts`); its plain value may underflow, but its log
+    ``log G + log(V) / a`` is exact, and :meth:`log` computes it from the kept
+    ``G`` and ``log(V) / a``.  The first axis indexes classifiers.  The first ``keep``
+    rows are kept; for ``a < 1`` all of ``size`` is drawn first, so the kept rows
+    do not depend on ``keep``.
+    """
+
+    def __init__(self, rng: np.random.Generator, a: float, size, keep=None):
+        size = tuple(size)
+        keep = size[0] if keep is None else keep
+        self.a = a
+        self._head = self._log_tail = None
+        if a == 1.0:
+            self.values = rng.standard_exponential((keep,) + size[1:])
+        elif a > 1.0:
+            self.values = rng.standard_gamma(a, (keep,) + size[1:])
+        else:
+            head, log_tail = _small_gamma_parts(rng, a, math.prod(size))
+            self._head = head.reshape(size)[:keep]
+            self._log_tail = log_tail.reshape(size)[:keep]
+            self.values = np.exp(self._log_tail)
+            self.values *= self._head
+
+    def log(self, rows=slice(None)) -> np.ndarray:
+        """Exact logs of the draws ``[rows]`` (an exact 0, probability ~1e-16, gives ``-inf``)."""
+        if self._head is None:
+            with np.errstate(divide="ignore"):
+                return np.log(self.values[rows])
+        out = np.log(self._head[rows])
+        out += self._log_tail[rows]
+        return out
+
+
+def _log_gamma(rng: np.random.Generator, a: float, size) -> np.ndarray:
+    """Logs of ``Gamma(a, 1)`` draws of shape ``size``, exact for tiny ``a`` (see :class:`_GammaDraws`)."""
+    return _GammaDraws(rng, a, (size,) if isinstance(size, numbers.Integral) else size).log()
 
 
 def sample_log_dirichlet(alpha, K, size=(), *, seed=None) -> np.ndarray:
@@ -264,17 +338,35 @@ def _blocks(n: int):
         yield index, min(BLOCK, n - start)
 
 
-def _sample_block(ss, index: int, K: int, C: int, b: int, alpha: float, prior_alpha: float):
-    """Block ``index``: log weights ``lp`` (C, b) for ``pi`` and ``lx`` (C, K, b) for ``theta``.
+def _chunk_size(K: int) -> int:
+    """Classifiers per chunk, the unit of work: about :data:`_CHUNK` observations."""
+    return max(1, _CHUNK // K)
 
-    Four independent streams per block (gamma and uniform draws for ``pi`` and
-    for ``theta``), each consumed classifier by classifier, so classifier ``i``
-    of a block is the same whatever the block's length: the first ``n``
-    classifiers of a run with seed ``s`` are those of any longer run with seed ``s``.
+
+def _iter_draws(K: int, alpha: float, n: int, C: int, prior_alpha: float, ss):
+    """Yield :class:`_GammaDraws` ``(pi, theta)`` for consecutive chunks of the ``n`` classifiers.
+
+    Each block of :data:`BLOCK` classifiers has two independent streams, for
+    ``pi`` and for ``theta``, consumed chunk after chunk.  A chunk is always
+    drawn whole (draws for ``a < 1`` depend on the chunk's size) and cut to the
+    classifiers needed, so classifier ``i`` is the same whatever ``n``: the first
+    ``n`` classifiers of a run with seed ``s`` are those of any longer run with
+    seed ``s``.
     """
-    lp = _log_gamma(_child(ss, 0, index, 0), prior_alpha, (b, C), _child(ss, 0, index, 1))
-    lx = _log_gamma(_child(ss, 0, index, 2), alpha, (b, C, K), _child(ss, 0, index, 3))
-    return np.ascontiguousarray(lp.T), np.ascontiguousarray(np.transpose(lx, (1, 2, 0)))
+    step = _chunk_size(K)
+    for index, b in _blocks(n):
+        pi_stream, theta_stream = _child(ss, 0, index, 0), _child(ss, 0, index, 2)
+        for start in range(0, b, step):
+            size = min(step, BLOCK - start)
+            keep = min(step, b - start)
+            yield (_GammaDraws(pi_stream, prior_alpha, (size, C), keep),
+                   _GammaDraws(theta_stream, alpha, (size, C, K), keep))
+
+
+def _engine_layout(log_pi_rows: np.ndarray, log_theta_rows: np.ndarray):
+    """Rows ``(m, C)`` and ``(m, C, K)`` of log weights in the engine's layout ``(C, m)``, ``(C, K, m)``."""
+    return (np.ascontiguousarray(log_pi_rows.T),
+            np.ascontiguousarray(np.transpose(log_theta_rows, (1, 2, 0))))
 
 
 def sample_log_classifiers(K, alpha, n, C=PAPER_C, prior_alpha=1.0, seed=None):
@@ -302,10 +394,10 @@ def sample_log_classifiers(K, alpha, n, C=PAPER_C, prior_alpha=1.0, seed=None):
     """
     K, alpha, n, C, prior_alpha, ss = _check_cell(K, alpha, n, C, prior_alpha, seed)
     pis, thetas = [], []
-    for index, b in _blocks(n):
-        lp, lx = _sample_block(ss, index, K, C, b, alpha, prior_alpha)
-        pis.append((lp - _logsumexp(lp, axis=0, keepdims=True)).T)
-        thetas.append(np.transpose(lx - _logsumexp(lx, axis=1, keepdims=True), (2, 0, 1)))
+    for pi, theta in _iter_draws(K, alpha, n, C, prior_alpha, ss):
+        lp, lx = pi.log(), theta.log()
+        pis.append(lp - _logsumexp(lp, axis=1, keepdims=True))
+        thetas.append(lx - _logsumexp(lx, axis=2, keepdims=True))
     return np.concatenate(pis), np.concatenate(thetas)
 
 
@@ -461,11 +553,148 @@ def _block_counts(log_pi, lx):
             valid.sum(axis=0, dtype=np.int32))
 
 
+# ----------------------------------------------------------------------------
+# The fast path: the same counts in plain floating point, checked as it goes
+# ----------------------------------------------------------------------------
+#
+# For sampled classifiers almost every joint probability is a normal float, so
+# the counts can be taken without logs and exps.  Each classifier is either
+# decided in plain floating point, where every comparison clears a margin far
+# above the rounding error, or marked unsafe and recomputed by the log-space
+# engine above.  The counts are therefore the log-space engine's counts.
+
+
+#: Joint probabilities below this send their classifier to the log-space engine
+#: (far above the subnormal range, where relative precision is lost).
+_LINEAR_TINY = 1e-280
+
+
+def _linear_margin(K: int, C: int) -> float:
+    """Relative margin a fast-path comparison must clear to be trusted.
+
+    The joints carry a relative rounding error below ``2 (K + C)**2`` units of
+    ``eps`` (sums of positive terms, a product of ``K`` factors, a few divisions);
+    the margin is 1e-10 plus eight times that bound.
+    """
+    return 1e-10 + 16.0 * (K + C) ** 2 * np.finfo(float).eps
+
+
+def _linear_decide(joint: np.ndarray, margin: float):
+    """For joints (C, L, m): MAP class, ``r`` and a near-tie flag, each shape (L, m).
+
+    One pass over the classes keeps the running maximum; each comparison's loser
+    is added to ``rest`` (the mass of the losing classes, summed without
+    cancellation) and to the running runner-up.  ``r = rest / max`` is the ratio
+    of losing to winning mass, as ``log_r`` is in :func:`_decide`.  The MAP class
+    is the first maximum: indices only grow along the pass, so ``max(idx, c * gt)``
+    records a strictly larger value at class ``c``.
+    """
+    C = joint.shape[0]
+    itype = np.int8 if C < 128 else np.int32
+    top = joint[0].copy()
+    idx = np.zeros(top.shape, dtype=itype)
+    rest = np.zeros_like(top)
+    second = np.zeros_like(top)
+    loser = np.empty_like(top)
+    gt = np.empty(top.shape, dtype=bool)
+    step = np.empty(top.shape, dtype=itype)
+    for c in range(1, C):
+        v = joint[c]
+        np.greater(v, top, out=gt)
+        np.minimum(v, top, out=loser)
+        rest += loser
+        np.maximum(second, loser, out=second)
+        np.maximum(top, v, out=top)
+        np.multiply(gt, itype(c), out=step)
+        np.maximum(idx, step, out=idx)
+    rest /= top
+    top *= 1.0 - margin
+    return idx, rest, second >= top
+
+
+def _linear_joints(weights_pi: np.ndarray, weights_theta: np.ndarray):
+    """Joints under both models from gamma weights ``(C, m)`` and ``(K, C, m)``.
+
+    ``theta_jc = g_jc / S_c`` and ``1 - theta_jc = (sum of the other g) / S_c``,
+    the sum of the others taken as a prefix plus a suffix sum, so it has no
+    cancellation even when ``theta_jc`` is within rounding of 1.  Returns the
+    joints (C, 2K, m): the categorical joints ``pi_c theta_jc`` (eq. 2) for
+    ``j < K`` and then the PoB joints ``pi_c theta_jc Q^{-j}_c`` (eqs. 3 and 4);
+    and ``Q_c = prod_k (1 - theta_kc)``, (C, m).
+    """
+    g = weights_theta
+    K, C, m = g.shape
+    others = np.empty_like(g)
+    others[K - 1] = 0.0
+    for k in range(K - 2, -1, -1):
+        np.add(others[k + 1], g[k + 1], out=others[k])
+    total = g[0].copy()
+    for k in range(1, K):
+        others[k] += total
+        total += g[k]
+    scale = weights_pi / weights_pi.sum(axis=0)
+    scale /= total
+    joints = np.empty((C, 2 * K, m))
+    by_value = joints.transpose(1, 0, 2)
+    cat = np.multiply(g, scale, out=by_value[:K])
+    one_minus = others
+    one_minus /= total
+    q_all = np.prod(one_minus, axis=0)
+    pob = _linear_q_minus_j(q_all, one_minus, out=by_value[K:])
+    pob *= cat
+    return joints, q_all
+
+
+def _linear_q_minus_j(q_all: np.ndarray, one_minus: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``Q^{-j}_c = Q_c / (1 - theta_jc)`` (Williams 2024, eq. 4), written to ``out``."""
+    return np.divide(q_all, one_minus, out=out)
+
+
+def _linear_counts(weights_pi: np.ndarray, weights_theta: np.ndarray):
+    """Per-classifier counts ``(a, d)`` and an ``unsafe`` flag, from gamma weights.
+
+    ``weights_pi`` is (C, m) and ``weights_theta`` (K, C, m).  A classifier is
+    unsafe when a joint or ``Q_c`` is below :data:`_LINEAR_TINY` (or NaN),
+    when a MAP class is within the margin of a runner-up, or when the two maximum
+    posteriors are within the margin of each other.  Safe classifiers have all
+    ``K`` observations valid.
+    """
+    K, C, _ = weights_theta.shape
+    margin = _linear_margin(K, C)
+    with np.errstate(all="ignore"):
+        joints, q_all = _linear_joints(weights_pi, weights_theta)
+        unsafe = ~(joints.min(axis=(0, 1)) >= _LINEAR_TINY)  # also catches NaN
+        unsafe |= ~(q_all.min(axis=0) >= _LINEAR_TINY)
+        best, r, close = _linear_decide(joints, margin)
+        r_cat, r_pob = r[:K], r[K:]
+        higher = r_pob < r_cat * (1.0 - margin)
+        lower = r_pob > r_cat * (1.0 + margin)
+    lower |= higher
+    close[:K] |= ~lower
+    unsafe |= close.any(axis=0)
+    return (higher.sum(axis=0, dtype=np.int32), (best[:K] != best[K:]).sum(axis=0, dtype=np.int32),
+            unsafe)
+
+
+def _fast_counts(pi: _GammaDraws, theta: _GammaDraws):
+    """Per-classifier counts ``(a, d, m)`` of one chunk; unsafe classifiers go to the log engine."""
+    m, C, K = theta.values.shape
+    higher, differ, unsafe = _linear_counts(
+        np.ascontiguousarray(pi.values.T),
+        np.ascontiguousarray(np.transpose(theta.values, (2, 1, 0))))
+    counted = np.full(m, K, dtype=np.int32)
+    if unsafe.any():
+        rows = np.flatnonzero(unsafe)
+        lp, lx = _engine_layout(pi.log(rows), theta.log(rows))
+        higher[rows], differ[rows], counted[rows] = _block_counts(
+            lp - _logsumexp(lp, axis=0, keepdims=True), lx)
+    return higher, differ, counted
+
+
 def _iter_counts(K, alpha, n, C, prior_alpha, ss):
-    """Yield per-classifier counts ``(a, d, m)`` block by block (constant memory)."""
-    for index, b in _blocks(n):
-        lp, lx = _sample_block(ss, index, K, C, b, alpha, prior_alpha)
-        yield _block_counts(lp - _logsumexp(lp, axis=0, keepdims=True), lx)
+    """Yield per-classifier counts ``(a, d, m)`` chunk by chunk (constant memory)."""
+    for pi, theta in _iter_draws(K, alpha, n, C, prior_alpha, ss):
+        yield _fast_counts(pi, theta)
 
 
 # ----------------------------------------------------------------------------
@@ -1211,9 +1440,10 @@ def fig3_data(K=3, alpha=1.0, n=PAPER_N, C=PAPER_C, prior_alpha=1.0, seed=0) -> 
     """
     K, alpha, n, C, prior_alpha, ss = _check_cell(K, alpha, n, C, prior_alpha, seed)
     parts = []
-    for index, b in _blocks(n):
-        lp, lx = _sample_block(ss, index, K, C, b, alpha, prior_alpha)
-        parts.append(_observation_comparison(lp - _logsumexp(lp, axis=0, keepdims=True), lx, (b,)))
+    for pi, theta in _iter_draws(K, alpha, n, C, prior_alpha, ss):
+        lp, lx = _engine_layout(pi.log(), theta.log())
+        parts.append(_observation_comparison(lp - _logsumexp(lp, axis=0, keepdims=True), lx,
+                                             (lp.shape[1],)))
     valid = np.concatenate([p.valid for p in parts]).ravel()
     def cat(name):
         return np.concatenate([getattr(p, name) for p in parts]).ravel()[valid]

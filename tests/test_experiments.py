@@ -274,6 +274,64 @@ def test_exact_zero_cases_by_hand():
 
 
 # ----------------------------------------------------------------------------
+# The fast path agrees with the log-space engine
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("K,alpha,C,prior_alpha", [
+    (3, 1.0, 4, 1.0), (3, 1 / 3, 4, 1.0), (10, 0.1, 4, "alpha"), (50, 0.02, 4, 1.0),
+    (2, 0.5, 2, 1.0), (6, 1.0, 7, 0.01), (8, 0.002, 3, "alpha"),
+])
+def test_fast_path_counts_equal_the_log_space_engine(K, alpha, C, prior_alpha):
+    """Chunk by chunk, the counts of the plain floating-point path are the log engine's counts."""
+    K, alpha, n, C, prior_alpha, ss = ex._check_cell(K, alpha, 6000, C, prior_alpha, 4)
+    handed_over = 0
+    for pi, theta in ex._iter_draws(K, alpha, n, C, prior_alpha, ss):
+        fast = ex._fast_counts(pi, theta)
+        lp, lx = ex._engine_layout(pi.log(), theta.log())
+        slow = ex._block_counts(lp - ex._logsumexp(lp, axis=0, keepdims=True), lx)
+        for f, s in zip(fast, slow, strict=True):
+            assert_array_equal(f, s)
+        handed_over += int(ex._linear_counts(
+            np.ascontiguousarray(pi.values.T),
+            np.ascontiguousarray(np.transpose(theta.values, (2, 1, 0))))[2].sum())
+    if alpha < 0.01 or prior_alpha < 0.1:  # tiny weights: the log engine must take over
+        assert handed_over > 0
+
+
+class _Weights:
+    """Plain weights standing in for gamma draws (rows are classifiers)."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values, dtype=float)
+
+    def log(self, rows=slice(None)):
+        with np.errstate(divide="ignore"):
+            return np.log(self.values[rows])
+
+
+def test_fast_path_hands_ties_and_tiny_joints_to_the_log_engine():
+    pi = [[1.0, 2.5], [1.0, 1.0], [1.0, 1.0], [1.0, 1.3], [1.0, 1.0]]
+    theta = [
+        [[1.0, 2.0, 3.0], [4.0, 1.0, 2.0]],      # ordinary
+        [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]],      # identical classes: MAP ties everywhere
+        [[1e-300, 1.0, 1.0], [3.0, 1.0, 2.0]],   # a joint far below the smallest float's reach
+        [[0.5, 0.25, 0.25], [0.525, 0.1, 0.375]],  # Q^{-0} equal: equal maximum posteriors at j = 0
+        [[0.0, 1.0, 1.0], [0.0, 2.0, 1.0]],      # x = 0 impossible under every class
+    ]
+    wp = np.ascontiguousarray(np.asarray(pi).T)
+    wt = np.ascontiguousarray(np.transpose(np.asarray(theta), (2, 1, 0)))
+    _, _, unsafe = ex._linear_counts(wp, wt)
+    assert unsafe.tolist() == [False, True, True, True, True]
+    fast = ex._fast_counts(_Weights(pi), _Weights(theta))
+    lp, lx = ex._engine_layout(np.log(np.asarray(pi)), _Weights(theta).log())
+    slow = ex._block_counts(lp - ex._logsumexp(lp, axis=0, keepdims=True), lx)
+    for f, s in zip(fast, slow, strict=True):
+        assert_array_equal(f, s)
+    assert fast[2].tolist() == [3, 3, 3, 3, 2]  # the impossible observation is not counted
+
+
+# ----------------------------------------------------------------------------
 # Invariances, determinism
 # ----------------------------------------------------------------------------
 
@@ -315,6 +373,17 @@ def test_same_seed_same_numbers_in_a_fresh_process():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     r = compare_models(10, 0.1, n=5000, prior_alpha="alpha", seed=7)
     assert out.stdout.strip() == f"{r.pob_higher_count} {r.map_disagree_count} {r.pob_higher_ci}"
+
+
+@pytest.mark.parametrize("K,alpha,prior_alpha", [(10, 0.1, "alpha"), (3, 1 / 3, 1.0)])
+def test_first_classifiers_do_not_depend_on_n(K, alpha, prior_alpha):
+    """Small-alpha draws are made in whole chunks, so a short run is a prefix of a long one."""
+    lp, lt = sample_log_classifiers(K, alpha, ex.BLOCK + 2 * ex._chunk_size(K) + 5,
+                                    prior_alpha=prior_alpha, seed=3)
+    for n in (1, 7, ex._chunk_size(K) + 1, ex.BLOCK + 1):
+        lp_n, lt_n = sample_log_classifiers(K, alpha, n, prior_alpha=prior_alpha, seed=3)
+        assert_array_equal(lp_n, lp[:n])
+        assert_array_equal(lt_n, lt[:n])
 
 
 def test_blocks_are_prefixes_and_fig3_uses_the_same_classifiers():
@@ -362,6 +431,32 @@ def test_dirichlet_marginal_is_beta_including_far_below_the_smallest_float():
     ks = stats.kstest(np.exp(sample_log_dirichlet(0.3, 4, size=20_000, seed=3)[:, 0]),
                       stats.beta(0.3, 0.9).cdf)
     assert ks.pvalue > 1e-3
+
+
+@pytest.mark.parametrize("a", [0.02, 0.1, 1 / 3, 0.9])
+def test_small_shape_gamma_draws_follow_the_gamma_law(a):
+    """Gamma(a), a < 1: rejection-sampled Gamma(1 + a) times V**(1/a), checked against scipy."""
+    draws = ex._GammaDraws(np.random.default_rng(6), a, (200_000,))
+    assert stats.kstest(draws.values, stats.gamma(a).cdf).pvalue > 1e-3
+    log_x = draws.log()
+    assert np.all(np.isfinite(log_x))
+    shown = draws.values > 1e-300
+    assert_allclose(np.exp(log_x[shown]), draws.values[shown], rtol=1e-13)
+    # the left tail in log space: P(X < x) ~ x**a / Gamma(a + 1) as x -> 0
+    log_q = np.quantile(log_x, 0.002)
+    expected = math.exp(a * log_q - special.gammaln(a + 1))
+    assert abs(np.mean(log_x < log_q) - expected) < 0.2 * expected
+
+
+def test_small_shape_gamma_draws_use_the_acceptance_uniform_as_v():
+    """V = U / p(E) is uniform on (0, 1] given acceptance, and independent of E."""
+    rng = np.random.default_rng(7)
+    head, log_tail = ex._small_gamma_parts(rng, 1 / 3, 200_000)
+    v = np.exp(log_tail / 3)  # log_tail = log(V) / a
+    assert np.all((v > 0) & (v <= 1))
+    assert stats.kstest(v, "uniform").pvalue > 1e-3
+    assert stats.kstest(head, stats.gamma(4 / 3).cdf).pvalue > 1e-3
+    assert abs(stats.spearmanr(head, v)[0]) < 4 / math.sqrt(head.size)
 
 
 def test_prior_alpha_reading_changes_pi_only():
@@ -480,17 +575,33 @@ def _fails_consistency(rows):
 def _bug_q_includes_j(monkeypatch):
     monkeypatch.setattr(ex, "_log_q_minus_j", lambda l1: np.sum(l1, axis=1, keepdims=True) + 0 * l1)
 
+    def q_all_k(q_all, one_minus, out):
+        out[...] = q_all
+        return out
+
+    monkeypatch.setattr(ex, "_linear_q_minus_j", q_all_k)
+
 
 def _bug_pob_without_prior(monkeypatch):
     joint = ex._joint_logs
     monkeypatch.setattr(ex, "_joint_logs", lambda lp, lx: (joint(lp, lx)[0],
                                                            joint(lp, lx)[1] - lp[:, None, :]))
+    linear = ex._linear_joints
+
+    def without_prior(weights_pi, weights_theta):
+        joints, q_all = linear(weights_pi, weights_theta)
+        joints[:, weights_theta.shape[0]:] /= (weights_pi / weights_pi.sum(axis=0))[:, None, :]
+        return joints, q_all
+
+    monkeypatch.setattr(ex, "_linear_joints", without_prior)
 
 
 def _bug_alpha_ignored(monkeypatch):
-    log_gamma = ex._log_gamma
-    monkeypatch.setattr(ex, "_log_gamma", lambda rng, a, size, rng_u=None:
-                        log_gamma(rng, 1.0, size, rng_u))
+    class AlphaIgnored(ex._GammaDraws):
+        def __init__(self, rng, a, size, keep=None):
+            super().__init__(rng, 1.0, size, keep)
+
+    monkeypatch.setattr(ex, "_GammaDraws", AlphaIgnored)
 
 
 @pytest.mark.parametrize("bug", [_bug_q_includes_j, _bug_pob_without_prior, _bug_alpha_ignored])
