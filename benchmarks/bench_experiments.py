@@ -12,7 +12,10 @@ Measures
    observation; and (a') the same with plain Python floats, which is faster), and
    (b) scikit-learn's CategoricalNB and BernoulliNB fitted per classifier on data
    whose frequencies reproduce the classifier's parameters;
-4. ``paper_table(n=100)`` latency.
+4. where the engine's time goes: drawing the classifiers, the plain floating-point
+   path, and the same draws counted by the log-space engine alone, with the share
+   of classifiers the fast path hands to the log-space engine;
+5. ``paper_table(n=100)`` latency.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import tracemalloc
 
 import numpy as np
 
+from nbcourse import experiments as ex
 from nbcourse.experiments import PAPER_VALUES, compare_models, paper_table
 
 C = 4
@@ -136,6 +140,34 @@ def _log_r(joint):
 
 
 # ----------------------------------------------------------------------------
+# The engine's parts
+# ----------------------------------------------------------------------------
+
+
+def engine_parts(K, alpha, n, seed=0):
+    """Seconds spent drawing, in the fast path and in the log-space engine alone, and the
+    share of classifiers the fast path hands over, for the same ``n`` classifiers."""
+    _, _, _, _, prior_alpha, ss = ex._check_cell(K, alpha, n, C, 1.0, seed)
+    draw = fast = log_only = 0.0
+    handed = 0
+    draws = ex._iter_draws(K, alpha, n, C, prior_alpha, ss)
+    while True:
+        t = time.process_time()
+        try:
+            pi, theta = next(draws)
+        except StopIteration:
+            break
+        t1 = time.process_time()
+        ex._fast_counts(pi, theta)
+        t2 = time.process_time()
+        lp, lx = ex._engine_layout(pi.log(), theta.log())
+        ex._block_counts(lp - ex._logsumexp(lp, axis=0, keepdims=True), lx)
+        t3 = time.process_time()
+        draw, fast, log_only = draw + t1 - t, fast + t2 - t1, log_only + t3 - t2
+        handed += int(ex._linear_counts(
+            np.ascontiguousarray(pi.values.T),
+            np.ascontiguousarray(np.transpose(theta.values, (2, 1, 0))))[2].sum())
+    return draw, fast, log_only, handed / n
 
 
 def main(argv=None):
@@ -195,7 +227,19 @@ def main(argv=None):
           f"(a) {res_a[0]:.3f}/{res_a[1]:.3f}, (a') {res_s[0]:.3f}/{res_s[1]:.3f}, "
           f"(b) {res_b[0]:.3f}/{res_b[1]:.3f}\n")
 
-    # 4. latency of paper_table(n=100)
+    # 4. where the time goes
+    print("Engine parts, ns per classifier-observation (CPU time, one run of n / 10 classifiers):")
+    print("  {:<11} {:>6} {:>10} {:>14} {:>10}".format("cell", "draw", "fast path", "log space only",
+                                                      "handed"))
+    for cell in PAPER_VALUES:
+        m = max(args.n // 10, 10_000)
+        draw, fast, log_only, share = engine_parts(cell.K, cell.alpha, m, seed=3)
+        per = 1e9 / (m * cell.K)
+        print(f"  K={cell.K:<2} a={cell.alpha_label:<3} {draw * per:>6.0f} {fast * per:>10.0f} "
+              f"{log_only * per:>14.0f} {share:>10.2%}")
+    print()
+
+    # 5. latency of paper_table(n=100)
     times = [timed(lambda: paper_table(n=100, seed=0), 1)[0] for _ in range(20)]
     print(f"paper_table(n=100): median {1000 * statistics.median(times):.1f} ms, "
           f"max {1000 * max(times):.1f} ms over 20 calls")

@@ -201,7 +201,34 @@ def _child(ss: np.random.SeedSequence, *key: int) -> np.random.Generator:
 # ----------------------------------------------------------------------------
 
 
-def _small_gamma_parts(rng: np.random.Generator, a: float, n: int):
+class _Scratch:
+    """Work arrays kept from one chunk to the next.
+
+    Fresh arrays of a chunk's size come from newly mapped memory, and handling the
+    page faults of touching it took up to a third of the engine's time; reusing
+    the arrays avoids them.  ``scratch(name, shape)`` returns an uninitialised array that
+    stays valid until the same name is asked for again.  ``None`` in place of a
+    scratch means fresh arrays.
+    """
+
+    def __init__(self):
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def __call__(self, name: str, shape, dtype=float) -> np.ndarray:
+        shape = tuple(shape)
+        size = math.prod(shape)
+        buf = self._arrays.get(name)
+        if buf is None or buf.dtype != dtype or buf.size < size:
+            buf = self._arrays[name] = np.empty(size, dtype=dtype)
+        return buf[:size].reshape(shape)
+
+
+def _work(scratch, name: str, shape, dtype=float) -> np.ndarray:
+    """An uninitialised work array: from ``scratch`` if given, else fresh."""
+    return np.empty(shape, dtype=dtype) if scratch is None else scratch(name, shape, dtype)
+
+
+def _small_gamma_parts(rng: np.random.Generator, a: float, n: int, scratch=None, name: str = ""):
     """``n`` draws of ``Gamma(a, 1)``, ``0 < a < 1``, as ``(G, log(V) / a)``; the draw is ``G V**(1/a)``.
 
     ``G ~ Gamma(1 + a)`` and ``V ~ U(0, 1]`` independent, so ``G V**(1/a) ~ Gamma(a)``
@@ -214,8 +241,9 @@ def _small_gamma_parts(rng: np.random.Generator, a: float, n: int):
     so it serves as ``V``.  Rejected entries are redrawn in rounds, so the draws
     depend on ``n``; callers draw whole chunks.
     """
-    e = rng.standard_exponential(n)
-    log_tail, todo = _proposals(e, rng.random(n), a)
+    e = rng.standard_exponential(out=_work(scratch, name + "e", (n,)))
+    log_tail, todo = _proposals(e, rng.random(out=_work(scratch, name + "u", (n,))), a,
+                                _work(scratch, name + "shape", (n,)))
     while todo.size:
         e_new = rng.standard_exponential(todo.size)
         tail_new, again = _proposals(e_new, rng.random(todo.size), a)
@@ -226,7 +254,7 @@ def _small_gamma_parts(rng: np.random.Generator, a: float, n: int):
     return e, log_tail
 
 
-def _proposals(e: np.ndarray, u: np.ndarray, a: float):
+def _proposals(e: np.ndarray, u: np.ndarray, a: float, shape=None):
     """``log(U / p(E)) / a`` for uniforms ``u`` in ``[0, 1)`` (``U = 1 - u``), and the rejected indices.
 
     ``log(U / p(E)) / a = log(U) / a - (log E - E + 1)``.  A proposal is rejected
@@ -234,7 +262,7 @@ def _proposals(e: np.ndarray, u: np.ndarray, a: float):
     and is always rejected.
     """
     with np.errstate(divide="ignore"):
-        shape = np.log(e)
+        shape = np.log(e, out=shape)
     shape -= e
     shape += 1.0
     np.subtract(1.0, u, out=u)  # (0, 1]
@@ -253,23 +281,27 @@ class _GammaDraws:
     ``log G + log(V) / a`` is exact, and :meth:`log` computes it from the kept
     ``G`` and ``log(V) / a``.  The first axis indexes classifiers.  The first ``keep``
     rows are kept; for ``a < 1`` all of ``size`` is drawn first, so the kept rows
-    do not depend on ``keep``.
+    do not depend on ``keep``.  With a :class:`_Scratch`, the arrays are valid
+    until the next draws under the same ``name``.
     """
 
-    def __init__(self, rng: np.random.Generator, a: float, size, keep=None):
+    def __init__(self, rng: np.random.Generator, a: float, size, keep=None, scratch=None,
+                 name: str = ""):
         size = tuple(size)
         keep = size[0] if keep is None else keep
+        kept = (keep,) + size[1:]
+        values = _work(scratch, name + "values", kept)
         self.a = a
         self._head = self._log_tail = None
         if a == 1.0:
-            self.values = rng.standard_exponential((keep,) + size[1:])
+            self.values = rng.standard_exponential(out=values)
         elif a > 1.0:
-            self.values = rng.standard_gamma(a, (keep,) + size[1:])
+            self.values = rng.standard_gamma(a, out=values)
         else:
-            head, log_tail = _small_gamma_parts(rng, a, math.prod(size))
+            head, log_tail = _small_gamma_parts(rng, a, math.prod(size), scratch, name)
             self._head = head.reshape(size)[:keep]
             self._log_tail = log_tail.reshape(size)[:keep]
-            self.values = np.exp(self._log_tail)
+            self.values = np.exp(self._log_tail, out=values)
             self.values *= self._head
 
     def log(self, rows=slice(None)) -> np.ndarray:
@@ -343,7 +375,7 @@ def _chunk_size(K: int) -> int:
     return max(1, _CHUNK // K)
 
 
-def _iter_draws(K: int, alpha: float, n: int, C: int, prior_alpha: float, ss):
+def _iter_draws(K: int, alpha: float, n: int, C: int, prior_alpha: float, ss, scratch=None):
     """Yield :class:`_GammaDraws` ``(pi, theta)`` for consecutive chunks of the ``n`` classifiers.
 
     Each block of :data:`BLOCK` classifiers has two independent streams, for
@@ -351,7 +383,8 @@ def _iter_draws(K: int, alpha: float, n: int, C: int, prior_alpha: float, ss):
     drawn whole (draws for ``a < 1`` depend on the chunk's size) and cut to the
     classifiers needed, so classifier ``i`` is the same whatever ``n``: the first
     ``n`` classifiers of a run with seed ``s`` are those of any longer run with
-    seed ``s``.
+    seed ``s``.  With a :class:`_Scratch`, each chunk's draws are valid until the
+    next chunk is drawn.
     """
     step = _chunk_size(K)
     for index, b in _blocks(n):
@@ -359,8 +392,8 @@ def _iter_draws(K: int, alpha: float, n: int, C: int, prior_alpha: float, ss):
         for start in range(0, b, step):
             size = min(step, BLOCK - start)
             keep = min(step, b - start)
-            yield (_GammaDraws(pi_stream, prior_alpha, (size, C), keep),
-                   _GammaDraws(theta_stream, alpha, (size, C, K), keep))
+            yield (_GammaDraws(pi_stream, prior_alpha, (size, C), keep, scratch, "pi."),
+                   _GammaDraws(theta_stream, alpha, (size, C, K), keep, scratch, "theta."))
 
 
 def _engine_layout(log_pi_rows: np.ndarray, log_theta_rows: np.ndarray):
@@ -579,7 +612,7 @@ def _linear_margin(K: int, C: int) -> float:
     return 1e-10 + 16.0 * (K + C) ** 2 * np.finfo(float).eps
 
 
-def _linear_decide(joint: np.ndarray, margin: float):
+def _linear_decide(joint: np.ndarray, margin: float, scratch=None):
     """For joints (C, L, m): MAP class, ``r`` and a near-tie flag, each shape (L, m).
 
     One pass over the classes keeps the running maximum; each comparison's loser
@@ -589,15 +622,17 @@ def _linear_decide(joint: np.ndarray, margin: float):
     is the first maximum: indices only grow along the pass, so ``max(idx, c * gt)``
     records a strictly larger value at class ``c``.
     """
-    C = joint.shape[0]
+    C, L, m = joint.shape
     itype = np.int8 if C < 128 else np.int32
-    top = joint[0].copy()
-    idx = np.zeros(top.shape, dtype=itype)
-    rest = np.zeros_like(top)
-    second = np.zeros_like(top)
-    loser = np.empty_like(top)
-    gt = np.empty(top.shape, dtype=bool)
-    step = np.empty(top.shape, dtype=itype)
+    top, rest, second, loser = (_work(scratch, name, (L, m))
+                                for name in ("top", "rest", "second", "loser"))
+    idx = _work(scratch, "idx", (L, m), itype)
+    step = _work(scratch, "step", (L, m), itype)
+    gt = _work(scratch, "gt", (L, m), bool)
+    top[...] = joint[0]
+    idx[...] = 0
+    rest[...] = 0.0
+    second[...] = 0.0
     for c in range(1, C):
         v = joint[c]
         np.greater(v, top, out=gt)
@@ -612,7 +647,7 @@ def _linear_decide(joint: np.ndarray, margin: float):
     return idx, rest, second >= top
 
 
-def _linear_joints(weights_pi: np.ndarray, weights_theta: np.ndarray):
+def _linear_joints(weights_pi: np.ndarray, weights_theta: np.ndarray, scratch=None):
     """Joints under both models from gamma weights ``(C, m)`` and ``(K, C, m)``.
 
     ``theta_jc = g_jc / S_c`` and ``1 - theta_jc = (sum of the other g) / S_c``,
@@ -624,7 +659,7 @@ def _linear_joints(weights_pi: np.ndarray, weights_theta: np.ndarray):
     """
     g = weights_theta
     K, C, m = g.shape
-    others = np.empty_like(g)
+    others = _work(scratch, "others", g.shape)
     others[K - 1] = 0.0
     for k in range(K - 2, -1, -1):
         np.add(others[k + 1], g[k + 1], out=others[k])
@@ -634,7 +669,7 @@ def _linear_joints(weights_pi: np.ndarray, weights_theta: np.ndarray):
         total += g[k]
     scale = weights_pi / weights_pi.sum(axis=0)
     scale /= total
-    joints = np.empty((C, 2 * K, m))
+    joints = _work(scratch, "joints", (C, 2 * K, m))
     by_value = joints.transpose(1, 0, 2)
     cat = np.multiply(g, scale, out=by_value[:K])
     one_minus = others
@@ -650,7 +685,7 @@ def _linear_q_minus_j(q_all: np.ndarray, one_minus: np.ndarray, out: np.ndarray)
     return np.divide(q_all, one_minus, out=out)
 
 
-def _linear_counts(weights_pi: np.ndarray, weights_theta: np.ndarray):
+def _linear_counts(weights_pi: np.ndarray, weights_theta: np.ndarray, scratch=None):
     """Per-classifier counts ``(a, d)`` and an ``unsafe`` flag, from gamma weights.
 
     ``weights_pi`` is (C, m) and ``weights_theta`` (K, C, m).  A classifier is
@@ -662,26 +697,30 @@ def _linear_counts(weights_pi: np.ndarray, weights_theta: np.ndarray):
     K, C, _ = weights_theta.shape
     margin = _linear_margin(K, C)
     with np.errstate(all="ignore"):
-        joints, q_all = _linear_joints(weights_pi, weights_theta)
+        joints, q_all = _linear_joints(weights_pi, weights_theta, scratch)
         unsafe = ~(joints.min(axis=(0, 1)) >= _LINEAR_TINY)  # also catches NaN
         unsafe |= ~(q_all.min(axis=0) >= _LINEAR_TINY)
-        best, r, close = _linear_decide(joints, margin)
+        best, r, close = _linear_decide(joints, margin, scratch)
         r_cat, r_pob = r[:K], r[K:]
-        higher = r_pob < r_cat * (1.0 - margin)
-        lower = r_pob > r_cat * (1.0 + margin)
+        bound = _work(scratch, "bound", r_cat.shape)
+        higher = np.less(r_pob, np.multiply(r_cat, 1.0 - margin, out=bound))
+        lower = np.greater(r_pob, np.multiply(r_cat, 1.0 + margin, out=bound))
     lower |= higher
-    close[:K] |= ~lower
+    np.logical_not(lower, out=lower)
+    close[:K] |= lower
     unsafe |= close.any(axis=0)
     return (higher.sum(axis=0, dtype=np.int32), (best[:K] != best[K:]).sum(axis=0, dtype=np.int32),
             unsafe)
 
 
-def _fast_counts(pi: _GammaDraws, theta: _GammaDraws):
+def _fast_counts(pi: _GammaDraws, theta: _GammaDraws, scratch=None):
     """Per-classifier counts ``(a, d, m)`` of one chunk; unsafe classifiers go to the log engine."""
     m, C, K = theta.values.shape
-    higher, differ, unsafe = _linear_counts(
-        np.ascontiguousarray(pi.values.T),
-        np.ascontiguousarray(np.transpose(theta.values, (2, 1, 0))))
+    weights_pi = _work(scratch, "weights_pi", (C, m))
+    weights_pi[...] = pi.values.T
+    weights_theta = _work(scratch, "weights_theta", (K, C, m))
+    weights_theta[...] = np.transpose(theta.values, (2, 1, 0))
+    higher, differ, unsafe = _linear_counts(weights_pi, weights_theta, scratch)
     counted = np.full(m, K, dtype=np.int32)
     if unsafe.any():
         rows = np.flatnonzero(unsafe)
@@ -693,8 +732,9 @@ def _fast_counts(pi: _GammaDraws, theta: _GammaDraws):
 
 def _iter_counts(K, alpha, n, C, prior_alpha, ss):
     """Yield per-classifier counts ``(a, d, m)`` chunk by chunk (constant memory)."""
-    for pi, theta in _iter_draws(K, alpha, n, C, prior_alpha, ss):
-        yield _fast_counts(pi, theta)
+    scratch = _Scratch()
+    for pi, theta in _iter_draws(K, alpha, n, C, prior_alpha, ss, scratch):
+        yield _fast_counts(pi, theta, scratch)
 
 
 # ----------------------------------------------------------------------------

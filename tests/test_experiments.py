@@ -286,10 +286,11 @@ def test_fast_path_counts_equal_the_log_space_engine(K, alpha, C, prior_alpha):
     """Chunk by chunk, the counts of the plain floating-point path are the log engine's counts."""
     K, alpha, n, C, prior_alpha, ss = ex._check_cell(K, alpha, 6000, C, prior_alpha, 4)
     handed_over = 0
-    for pi, theta in ex._iter_draws(K, alpha, n, C, prior_alpha, ss):
-        fast = ex._fast_counts(pi, theta)
+    scratch = ex._Scratch()  # work arrays reused from chunk to chunk, as in compare_models
+    for pi, theta in ex._iter_draws(K, alpha, n, C, prior_alpha, ss, scratch):
         lp, lx = ex._engine_layout(pi.log(), theta.log())
         slow = ex._block_counts(lp - ex._logsumexp(lp, axis=0, keepdims=True), lx)
+        fast = ex._fast_counts(pi, theta, scratch)
         for f, s in zip(fast, slow, strict=True):
             assert_array_equal(f, s)
         handed_over += int(ex._linear_counts(
@@ -457,6 +458,11 @@ def test_small_shape_gamma_draws_use_the_acceptance_uniform_as_v():
     assert stats.kstest(v, "uniform").pvalue > 1e-3
     assert stats.kstest(head, stats.gamma(4 / 3).cdf).pvalue > 1e-3
     assert abs(stats.spearmanr(head, v)[0]) < 4 / math.sqrt(head.size)
+    for a in (0.1, 1 / 3):  # first-round acceptance: Gamma(1 + a) e**a / (1 + a)**(1 + a)
+        e = rng.standard_exponential(100_000)
+        _, rejected = ex._proposals(e, rng.random(e.size), a)
+        rate = math.exp(special.gammaln(1 + a) + a - (1 + a) * math.log1p(a))
+        assert abs(1 - rejected.size / e.size - rate) < 0.005
 
 
 def test_prior_alpha_reading_changes_pi_only():
@@ -588,8 +594,8 @@ def _bug_pob_without_prior(monkeypatch):
                                                            joint(lp, lx)[1] - lp[:, None, :]))
     linear = ex._linear_joints
 
-    def without_prior(weights_pi, weights_theta):
-        joints, q_all = linear(weights_pi, weights_theta)
+    def without_prior(weights_pi, weights_theta, scratch=None):
+        joints, q_all = linear(weights_pi, weights_theta, scratch)
         joints[:, weights_theta.shape[0]:] /= (weights_pi / weights_pi.sum(axis=0))[:, None, :]
         return joints, q_all
 
@@ -598,8 +604,8 @@ def _bug_pob_without_prior(monkeypatch):
 
 def _bug_alpha_ignored(monkeypatch):
     class AlphaIgnored(ex._GammaDraws):
-        def __init__(self, rng, a, size, keep=None):
-            super().__init__(rng, 1.0, size, keep)
+        def __init__(self, rng, a, size, *args, **kwargs):
+            super().__init__(rng, 1.0, size, *args, **kwargs)
 
     monkeypatch.setattr(ex, "_GammaDraws", AlphaIgnored)
 
