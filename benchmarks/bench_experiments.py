@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 import tracemalloc
+from functools import partial
 
 import numpy as np
 
@@ -150,7 +151,8 @@ def engine_parts(K, alpha, n, seed=0):
     _, _, _, _, prior_alpha, ss = ex._check_cell(K, alpha, n, C, 1.0, seed)
     draw = fast = log_only = 0.0
     handed = 0
-    draws = ex._iter_draws(K, alpha, n, C, prior_alpha, ss)
+    scratch = ex._Scratch()
+    draws = ex._iter_draws(K, alpha, n, C, prior_alpha, ss, scratch)
     while True:
         t = time.process_time()
         try:
@@ -158,7 +160,7 @@ def engine_parts(K, alpha, n, seed=0):
         except StopIteration:
             break
         t1 = time.process_time()
-        ex._fast_counts(pi, theta)
+        ex._fast_counts(pi, theta, scratch)
         t2 = time.process_time()
         lp, lx = ex._engine_layout(pi.log(), theta.log())
         ex._block_counts(lp - ex._logsumexp(lp, axis=0, keepdims=True), lx)
@@ -176,6 +178,8 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3, help="repeats of the full table")
     parser.add_argument("--loop-n", type=int, default=2000, help="classifiers for the Python loop")
     parser.add_argument("--sklearn-n", type=int, default=100, help="classifiers for scikit-learn")
+    parser.add_argument("--throughput-repeats", type=int, default=5,
+                        help="repeats of the side-by-side throughput runs")
     args = parser.parse_args(argv)
     obs_per_table = args.n * sum(cell.K for cell in PAPER_VALUES)
     print(f"numpy {np.__version__}, Python {sys.version.split()[0]}; one process, one thread\n")
@@ -197,32 +201,49 @@ def main(argv=None):
         print(f"  K = 10, alpha = 1/10, n = {n:>9,}: peak traced memory {peak / 2**20:.1f} MiB")
     print()
 
-    # 3. throughput side by side
-    print("Throughput, classifier-observations per second (CPU time, median of 3).")
+    # 3. throughput side by side: the four implementations are timed in turn within each
+    # repeat, so a slow spell of the machine affects a repeat's ratios less
+    reps = args.throughput_repeats
+    print(f"Throughput, classifier-observations per second (CPU time, median of {reps} repeats;")
+    print("in each repeat the four are timed one after another, and the speed-ups are the")
+    print("medians of the per-repeat ratios, with the smallest ratio over (a) beside them).")
     print("(a) numpy per classifier and value; (a') plain Python floats; (b) scikit-learn")
-    head = ("cell", "engine", "(a)", "(a')", "(b)", "eng/(a)", "eng/(a')", "eng/(b)")
-    print("  {:<11} {:>11} {:>9} {:>9} {:>7} {:>8} {:>9} {:>8}".format(*head))
+    head = ("cell", "engine", "(a)", "(a')", "(b)", "eng/(a)", "min", "eng/(a')", "eng/(b)")
+    print("  {:<11} {:>11} {:>9} {:>9} {:>7} {:>8} {:>5} {:>9} {:>8}".format(*head))
     ratios_a, ratios_s, ratios_b = [], [], []
     n_engine = max(args.n // 10, 10_000)
     for cell in PAPER_VALUES:
         K, alpha = cell.K, cell.alpha
-        _, t_e, _ = timed(lambda K=K, a=alpha: compare_models(K, a, n=n_engine, seed=1), 3)
-        _, t_a, res_a = timed(lambda K=K, a=alpha: loop_cell(K, a, args.loop_n), 3)
-        _, t_s, res_s = timed(lambda K=K, a=alpha: loop_scalar_cell(K, a, args.loop_n), 3)
-        _, t_b, res_b = timed(lambda K=K, a=alpha: sklearn_cell(K, a, args.sklearn_n), 3)
-        e, a, b = n_engine * K / t_e, args.loop_n * K / t_a, args.sklearn_n * K / t_b
-        sc = args.loop_n * K / t_s
-        ratios_a.append(e / a)
-        ratios_s.append(e / sc)
-        ratios_b.append(e / b)
+        rates = {"e": [], "a": [], "s": [], "b": []}
+        last = {}
+        for rep in range(reps):
+            runs = (
+                ("e", n_engine, compare_models, dict(n=n_engine, seed=1 + rep)),
+                ("a", args.loop_n, loop_cell, dict(n=args.loop_n, seed=rep)),
+                ("s", args.loop_n, loop_scalar_cell, dict(n=args.loop_n, seed=rep)),
+                ("b", args.sklearn_n, sklearn_cell, dict(n=args.sklearn_n, seed=rep)),
+            )
+            for key, n_run, fn, kwargs in runs:
+                _, cpu, last[key] = timed(partial(fn, K, alpha, **kwargs), 1)
+                rates[key].append(n_run * K / cpu)
+        per_rep = [e / a for e, a in zip(rates["e"], rates["a"], strict=True)]
+        e, a, sc, b = (statistics.median(rates[k]) for k in "easb")
+        r_a = statistics.median(per_rep)
+        r_s = statistics.median(x / y for x, y in zip(rates["e"], rates["s"], strict=True))
+        r_b = statistics.median(x / y for x, y in zip(rates["e"], rates["b"], strict=True))
+        ratios_a.append(r_a)
+        ratios_s.append(r_s)
+        ratios_b.append(r_b)
         print(f"  K={K:<2} a={cell.alpha_label:<3} {e:>11,.0f} {a:>9,.0f} {sc:>9,.0f} {b:>7,.0f} "
-              f"{e / a:>7,.0f}x {e / sc:>8,.0f}x {e / b:>7,.0f}x")
+              f"{r_a:>7,.0f}x {min(per_rep):>4,.0f}x {r_s:>8,.0f}x {r_b:>7,.0f}x")
     print(f"  engine n = {n_engine:,}, loop n = {args.loop_n:,}, scikit-learn n = {args.sklearn_n:,} "
-          "per cell")
-    print(f"  median speed-up: {statistics.median(ratios_a):,.0f}x over (a), "
-          f"{statistics.median(ratios_s):,.0f}x over (a'), {statistics.median(ratios_b):,.0f}x over (b)")
-    # sanity: the three implementations estimate the same fractions (last cell)
+          "per cell and repeat")
+    print(f"  median speed-up over the six cells: {statistics.median(ratios_a):,.0f}x over (a) "
+          f"(smallest cell {min(ratios_a):,.0f}x), {statistics.median(ratios_s):,.0f}x over (a'), "
+          f"{statistics.median(ratios_b):,.0f}x over (b)")
+    # sanity: the implementations estimate the same fractions (last cell, last repeat)
     r = compare_models(K, alpha, n=n_engine, seed=2)
+    res_a, res_s, res_b = last["a"], last["s"], last["b"]
     print(f"  last cell, PoB higher / MAP differs: engine {r.pob_higher:.3f}/{r.map_disagree:.3f}, "
           f"(a) {res_a[0]:.3f}/{res_a[1]:.3f}, (a') {res_s[0]:.3f}/{res_s[1]:.3f}, "
           f"(b) {res_b[0]:.3f}/{res_b[1]:.3f}\n")
