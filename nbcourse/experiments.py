@@ -243,7 +243,7 @@ def _small_gamma_parts(rng: np.random.Generator, a: float, n: int, scratch=None,
     """
     e = rng.standard_exponential(out=_work(scratch, name + "e", (n,)))
     log_tail, todo = _proposals(e, rng.random(out=_work(scratch, name + "u", (n,))), a,
-                                _work(scratch, name + "shape", (n,)))
+                                _work(scratch, name + "log_p", (n,)))
     while todo.size:
         e_new = rng.standard_exponential(todo.size)
         tail_new, again = _proposals(e_new, rng.random(todo.size), a)
@@ -254,21 +254,22 @@ def _small_gamma_parts(rng: np.random.Generator, a: float, n: int, scratch=None,
     return e, log_tail
 
 
-def _proposals(e: np.ndarray, u: np.ndarray, a: float, shape=None):
+def _proposals(e: np.ndarray, u: np.ndarray, a: float, out=None):
     """``log(U / p(E)) / a`` for uniforms ``u`` in ``[0, 1)`` (``U = 1 - u``), and the rejected indices.
 
-    ``log(U / p(E)) / a = log(U) / a - (log E - E + 1)``.  A proposal is rejected
-    when ``U > p(E)``, i.e. when that is positive; an ``E`` of 0 has ``p(E) = 0``
+    ``log(U / p(E)) / a = log(U) / a - (log E - E + 1)``, computed in place of
+    ``u``; ``out`` (optional) holds ``log(p(E)) / a``.  A proposal is rejected when
+    ``U > p(E)``, i.e. when the result is positive; an ``E`` of 0 has ``p(E) = 0``
     and is always rejected.
     """
     with np.errstate(divide="ignore"):
-        shape = np.log(e, out=shape)
-    shape -= e
-    shape += 1.0
+        log_p_a = np.log(e, out=out)
+    log_p_a -= e
+    log_p_a += 1.0
     np.subtract(1.0, u, out=u)  # (0, 1]
     np.log(u, out=u)
     u *= 1.0 / a
-    u -= shape
+    u -= log_p_a
     return u, np.flatnonzero(u > 0.0)
 
 

@@ -280,7 +280,7 @@ def test_exact_zero_cases_by_hand():
 
 @pytest.mark.parametrize("K,alpha,C,prior_alpha", [
     (3, 1.0, 4, 1.0), (3, 1 / 3, 4, 1.0), (10, 0.1, 4, "alpha"), (50, 0.02, 4, 1.0),
-    (2, 0.5, 2, 1.0), (6, 1.0, 7, 0.01), (8, 0.002, 3, "alpha"),
+    (2, 0.5, 2, 1.0), (6, 1.0, 7, 0.01), (8, 0.002, 3, "alpha"), (2, 3.0, 3, 2.5), (4, 1.0, 130, 1.0),
 ])
 def test_fast_path_counts_equal_the_log_space_engine(K, alpha, C, prior_alpha):
     """Chunk by chunk, the counts of the plain floating-point path are the log engine's counts."""
