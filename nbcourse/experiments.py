@@ -705,10 +705,9 @@ def _linear_counts(weights_pi: np.ndarray, weights_theta: np.ndarray, scratch=No
         r_cat, r_pob = r[:K], r[K:]
         bound = _work(scratch, "bound", r_cat.shape)
         higher = np.less(r_pob, np.multiply(r_cat, 1.0 - margin, out=bound))
-        lower = np.greater(r_pob, np.multiply(r_cat, 1.0 + margin, out=bound))
-    lower |= higher
-    np.logical_not(lower, out=lower)
-    close[:K] |= lower
+        decided = np.greater(r_pob, np.multiply(r_cat, 1.0 + margin, out=bound))
+    decided |= higher
+    close[:K] |= ~decided
     unsafe |= close.any(axis=0)
     return (higher.sum(axis=0, dtype=np.int32), (best[:K] != best[K:]).sum(axis=0, dtype=np.int32),
             unsafe)
