@@ -163,8 +163,8 @@ def _as_labels(y, n_samples, estimator):
 class _DiscreteNB(ClassifierMixin, BaseEstimator):
     """Fit the class priors and turn a joint log likelihood into predictions.
 
-    Subclasses implement ``_check_entries(X)`` (the model's own check of the
-    values in a 2-d array) and ``_joint_log_likelihood(X)`` returning
+    Subclasses implement ``_check_entries(X, reset)`` (the model's own check of
+    the values in a 2-d array, at fit or predict time) and ``_joint_log_likelihood(X)`` returning
     ``ln P(x | c) + ln P(c)``, shape (N, C).  Every public method validates its
     input here, with scikit-learn's bookkeeping (``n_features_in_``,
     ``feature_names_in_``, :class:`~sklearn.exceptions.NotFittedError`).
@@ -172,7 +172,9 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = False
+        tags.input_tags.sparse = False  # dense arrays only; a sparse matrix is refused
+        # as for scikit-learn's discrete naive Bayes: the checks' continuous toy data are no
+        # measure of a discrete model, so their accuracy threshold does not apply
         tags.classifier_tags.poor_score = True
         return tags
 
@@ -305,6 +307,8 @@ class CategoricalNB(_DiscreteNB):
     n_categories_ : ndarray of int64, shape (n_features,)
         ``V_i``; codes ``>= V_i`` are refused at predict time.
     n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (n_features,)
+        Only when ``X`` was a DataFrame with string column names.
 
     Examples
     --------
@@ -418,6 +422,8 @@ class ProductOfBernoullisNB(_DiscreteNB):
         ``ln(1 - p_ic)``, computed from the counts ``(N_c - N_ci1 + α) / (N_c + 2α)``
         so it is exact even when ``p_ic`` is close to 1.
     n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (n_features,)
+        Only when ``X`` was a DataFrame with string column names.
 
     Examples
     --------

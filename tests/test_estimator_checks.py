@@ -74,11 +74,12 @@ def run_suite(estimator, expected_failed_checks=None):
 
 def describe(results):
     """One line per result: status, check name and the first line of its exception."""
-    return "\n".join(
-        f"{r['status']:7} {r['check_name']}: "
-        f"{type(r['exception']).__name__ + ': ' + str(r['exception']).splitlines()[0] if r['exception'] else ''}"
-        for r in results
-    )
+    lines = []
+    for r in results:
+        exc = r["exception"]
+        detail = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}" if exc else ""
+        lines.append(f"{r['status']:7} {r['check_name']}: {detail}")
+    return "\n".join(lines)
 
 
 @pytest.mark.parametrize(
