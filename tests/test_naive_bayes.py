@@ -10,10 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
+from scipy.sparse import csr_matrix
+from sklearn.exceptions import DataConversionWarning, NotFittedError
 from sklearn.linear_model import LinearRegression
 from sklearn.naive_bayes import BernoulliNB
 from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 from sklearn.preprocessing import OneHotEncoder
+from sklearn.utils import get_tags
 
 from nbcourse.naive_bayes import (
     CategoricalNB,
@@ -153,7 +156,7 @@ def test_sklearn_conventions():
     assert m.fit(X, y) is m
     assert m.get_params() == {"alpha": 0.5, "n_values": None}
     assert m.score(X, y) == pytest.approx(np.mean(m.predict(X) == np.array(y)))
-    assert ProductOfBernoullisNB().get_params() == {"alpha": 1.0}
+    assert ProductOfBernoullisNB().get_params() == {"alpha": 1.0, "binarize": None}
 
 
 def test_n_values_declares_unseen_categories():
@@ -247,16 +250,16 @@ def test_variance_inflation_factors_against_sklearn_regression():
 @pytest.mark.parametrize(
     ("X", "exc", "match"),
     [
-        ([[0, 1.5]], ValueError, r"X must contain integer category codes.*entry \(0, 1\) is 1.5"),
-        ([[0, -1]], ValueError, r"X must contain non-negative category codes.*is -1"),
-        ([["a", "b"]], TypeError, "X must contain real numbers"),
-        ([[0, np.nan]], ValueError, "X must not contain NaN"),
+        ([[0, 1.5], [0, 0]], ValueError, r"X must contain integer category codes.*\(0, 1\) is 1.5"),
+        ([[0, -1], [0, 0]], ValueError, r"X must contain non-negative category codes.*is -1"),
+        ([["a", "b"], ["a", "a"]], TypeError, "X must contain real numbers"),
+        ([[0, np.nan], [0, 0]], ValueError, "X must not contain NaN"),
         ([0, 1], ValueError, r"X must be a 2-d array, got 1-d"),
     ],
 )
 def test_categorical_bad_codes(X, exc, match):
     with pytest.raises(exc, match=match):
-        CategoricalNB().fit(X, [0] * len(X))
+        CategoricalNB().fit(X, [0, 1])
     with pytest.raises(exc, match=match):
         one_hot(X)
 
@@ -269,7 +272,9 @@ def test_categorical_predict_code_beyond_n_categories():
         r"\(codes 0..1, learned in fit\)",
     ):
         m.predict([[0, 0], [2, 0]])
-    with pytest.raises(ValueError, match=r"X must have 2 columns \(as in fit\), got 3"):
+    with pytest.raises(
+        ValueError, match=r"X has 3 features, but CategoricalNB is expecting 2 features as input"
+    ):
         m.predict([[0, 0, 0]])
     with pytest.raises(ValueError, match="n_values"):
         CategoricalNB(n_values=[1, 2]).fit([[0, 1], [1, 0]], [0, 1])
@@ -280,18 +285,22 @@ def test_categorical_predict_code_beyond_n_categories():
 
 
 def test_bad_bits_labels_empty_alpha():
-    with pytest.raises(ValueError, match=r"B must contain only 0 and 1; entry \(1, 0\) is 2"):
+    with pytest.raises(ValueError, match=r"X must contain only 0 and 1; entry \(1, 0\) is 2"):
         ProductOfBernoullisNB().fit([[0, 1], [2, 0]], [0, 1])
     m = ProductOfBernoullisNB().fit([[0, 1], [1, 0]], [0, 1])
-    with pytest.raises(ValueError, match="B must contain only 0 and 1"):
+    with pytest.raises(ValueError, match="X must contain only 0 and 1"):
         m.predict_proba([[0.5, 1]])
-    with pytest.raises(ValueError, match="y must contain at least 2 distinct classes, got 1"):
+    with pytest.raises(ValueError, match=r"X must contain only 0 and 1; entry \(0, 1\) is -1"):
+        m.predict_proba([[0, -1]])
+    with pytest.raises(
+        ValueError, match=r"y must contain at least 2 distinct classes, got 1 class \(\['a'\]\)"
+    ):
         CategoricalNB().fit([[0], [1]], ["a", "a"])
     with pytest.raises(ValueError, match="y must contain at least 2 distinct classes"):
         ProductOfBernoullisNB().fit([[0], [1]], [1, 1])
     with pytest.raises(ValueError, match="X must not be empty"):
         CategoricalNB().fit(np.zeros((0, 2), dtype=int), [])
-    with pytest.raises(ValueError, match="B must not be empty"):
+    with pytest.raises(ValueError, match="X must not be empty"):
         ProductOfBernoullisNB().fit(np.zeros((0, 2)), [])
     with pytest.raises(ValueError, match=r"alpha must be a finite number >= 0, got -0.5"):
         CategoricalNB(alpha=-0.5).fit([[0], [1]], [0, 1])
@@ -305,3 +314,149 @@ def test_bad_bits_labels_empty_alpha():
         find_one_hot_groups([[0, 3]])
     with pytest.raises(ValueError, match="n_values must be a 1-d sequence of ints >= 1"):
         one_hot_groups([2, 0])
+
+
+# --- scikit-learn's estimator interface ------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["predict", "predict_proba", "predict_log_proba"])
+@pytest.mark.parametrize("model", [CategoricalNB(), ProductOfBernoullisNB()])
+def test_unfitted_estimators_raise_not_fitted_error(model, method):
+    with pytest.raises(NotFittedError, match=r"this \w+ instance is not fitted yet; call fit"):
+        getattr(model, method)([[0, 1]])
+    assert issubclass(NotFittedError, ValueError)  # older callers catching ValueError still work
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "exc", "match"),
+    [
+        (
+            np.array([[1 + 1j], [0]]),
+            [0, 1],
+            ValueError,
+            r"X must contain real numbers, got "
+            r"complex dtype complex128 \(Complex data not supported\)",
+        ),
+        (
+            csr_matrix(np.eye(2)),
+            [0, 1],
+            TypeError,
+            r"X must be a dense array, got a sparse "
+            r"csr_matrix",
+        ),
+        (
+            np.array([[0, {"a": 1}], [1, 0]], dtype=object),
+            [0, 1],
+            TypeError,
+            r"X must contain real numbers, got an object array .*not 'dict'",
+        ),
+        (
+            np.zeros((3, 0)),
+            [0, 1, 0],
+            ValueError,
+            r"X must have at least one feature, got 0 feature\(s\) \(shape=\(3, 0\)\)",
+        ),
+        ([[0], [1]], None, ValueError, r"y must be an array of class labels, got None"),
+        (
+            [[0], [1]],
+            [0.5, 1.0],
+            ValueError,
+            r"y must contain class labels \(a discrete target\), got a continuous target with "
+            r"values such as 0.5",
+        ),
+    ],
+)
+@pytest.mark.parametrize("model", [CategoricalNB(), ProductOfBernoullisNB()])
+def test_bad_input_messages_name_argument_expected_and_got(model, X, y, exc, match):
+    with pytest.raises(exc, match=match):
+        model.fit(X, y)
+
+
+def test_one_dimensional_X_at_predict_asks_for_a_reshape():
+    m = CategoricalNB().fit([[0, 1], [1, 0]], [0, 1])
+    with pytest.raises(
+        ValueError, match=r"X must be a 2-d array, got 1-d array of shape \(2,\)\. Reshape your"
+    ):
+        m.predict([0, 1])
+
+
+def test_object_array_of_codes_fits_like_int_codes():
+    X, y = [[0, 2], [1, 0], [1, 1]], [0, 1, 1]
+    a = CategoricalNB().fit(np.array(X, dtype=object), y)
+    b = CategoricalNB().fit(np.array(X), y)
+    for la, lb in zip(a.feature_log_prob_, b.feature_log_prob_, strict=True):
+        assert_array_equal(la, lb)
+
+
+def test_column_vector_y_warns_and_is_raveled():
+    X = [[0, 1], [1, 0], [1, 1]]
+    with pytest.warns(DataConversionWarning, match="A column-vector y was passed"):
+        m = CategoricalNB().fit(X, [[0], [1], [1]])
+    assert_array_equal(m.classes_, [0, 1])
+    assert_array_equal(m.class_count_, [1, 2])
+
+
+def test_dataframe_feature_names_are_kept_and_checked():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"eye": [0, 1, 2, 1], "sex": [1, 0, 0, 1]})
+    m = CategoricalNB().fit(df, [0, 0, 1, 1])
+    assert_array_equal(m.feature_names_in_, ["eye", "sex"])
+    assert m.n_features_in_ == 2
+    with pytest.raises(ValueError, match="feature names should match"):
+        m.predict(df.rename(columns={"eye": "hair"}))
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.5, 1.0])
+def test_binarize_matches_sklearn_bernoulli(threshold):
+    rng = np.random.default_rng(5)
+    X, X_test = rng.normal(size=(60, 4)), rng.normal(size=(30, 4))
+    y = rng.integers(0, 3, size=60)
+    ours = ProductOfBernoullisNB(alpha=0.5, binarize=threshold).fit(X, y)
+    sk = BernoulliNB(alpha=0.5, force_alpha=True, binarize=threshold).fit(X, y)
+    assert_array_equal(ours.feature_count_, sk.feature_count_)
+    assert_allclose(ours.predict_log_proba(X_test), sk.predict_log_proba(X_test), atol=1e-12)
+
+
+def test_binarize_none_refuses_what_a_threshold_accepts():
+    X, y = [[0, 2], [1, 0], [3, 1]], [0, 1, 1]
+    with pytest.raises(ValueError, match=r"X must contain only 0 and 1; entry \(0, 1\) is 2"):
+        ProductOfBernoullisNB().fit(X, y)
+    m = ProductOfBernoullisNB(binarize=0.5).fit(X, y)
+    assert_array_equal(m.feature_count_, [[0, 1], [2, 1]])  # bits [[0, 1], [1, 0], [1, 1]]
+    with pytest.raises(ValueError, match=r"X must contain finite numbers; entry \(0, 0\) is inf"):
+        m.predict([[np.inf, 0]])
+
+
+@pytest.mark.parametrize(
+    ("binarize", "exc", "match"),
+    [
+        ("0.5", TypeError, r"binarize must be None or a real number, got str '0.5'"),
+        (True, TypeError, r"binarize must be None or a real number, got bool True"),
+        (np.nan, ValueError, r"binarize must be None or a finite real number, got nan"),
+    ],
+)
+def test_bad_binarize(binarize, exc, match):
+    with pytest.raises(exc, match=match):
+        ProductOfBernoullisNB(binarize=binarize).fit([[0], [1]], [0, 1])
+
+
+def test_input_tags_as_scikit_learns_discrete_naive_bayes():
+    sk_cat = get_tags(SkCategoricalNB()).input_tags
+    cat = get_tags(CategoricalNB()).input_tags
+    assert (
+        (cat.categorical, cat.positive_only, cat.sparse)
+        == (sk_cat.categorical, sk_cat.positive_only, sk_cat.sparse)
+        == (True, True, False)
+    )
+    # a threshold reads any real number, as BernoulliNB does; a strict 0/1 table refuses
+    # negative entries; neither takes sparse input (BernoulliNB does)
+    assert get_tags(ProductOfBernoullisNB(binarize=0.0)).input_tags.positive_only is False
+    assert get_tags(BernoulliNB()).input_tags.positive_only is False
+    assert get_tags(ProductOfBernoullisNB()).input_tags.positive_only is True
+    assert get_tags(ProductOfBernoullisNB()).input_tags.sparse is False
+    for model in (CategoricalNB(), ProductOfBernoullisNB()):
+        assert get_tags(model).classifier_tags.poor_score is True
+        assert (
+            get_tags(model).classifier_tags.poor_score
+            == get_tags(BernoulliNB()).classifier_tags.poor_score
+        )
