@@ -4,9 +4,24 @@
   ``bbm.sty`` (Debian's 1.4 GB ``texlive-fonts-extra``).  The book uses the class
   ``tools/latex/nbcoursebook.cls`` instead, which keeps the code-cell environments and needs
   only the TeX packages listed in the README.
+- Solutions: the directive ``{solutions}`` (on ``book/solutions.md``) gathers every
+  sphinx-exercise ``solution`` of the book, chapter by chapter in the order of ``_toc.yml``.
+  In HTML the chapters keep their collapsed solutions and the page repeats them.  In LaTeX the
+  page becomes an appendix and each solution in a chapter is replaced by a line giving the
+  page of its solution in the appendix.
 """
 
+import re
 from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx_exercise.nodes import solution_node
+
+logger = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent
 LATEX_CLASS = HERE / "latex" / "nbcoursebook.cls"
@@ -21,6 +36,137 @@ def use_book_class(app, config):
     config.latex_additional_files = files
 
 
+class solutions_list(nodes.General, nodes.Element):
+    """Placeholder that :class:`GatherSolutions` replaces with the book's solutions."""
+
+
+class SolutionsDirective(SphinxDirective):
+    """``{solutions}``: every exercise solution of the book, grouped by chapter."""
+
+    has_content = False
+
+    def run(self):
+        return [solutions_list()]
+
+
+def reading_order(env):
+    """Docnames in the order a reader meets them: the toctree walked depth first from the root."""
+    order, seen = [], set()
+
+    def walk(docname):
+        if docname in seen:
+            return
+        seen.add(docname)
+        order.append(docname)
+        for child in env.toctree_includes.get(docname, []):
+            walk(child)
+
+    walk(env.config.root_doc)
+    return order
+
+
+def latex_label(kind, label):
+    """A LaTeX label for a solution, from its sphinx-exercise label."""
+    return f"nbcourse-{kind}:" + re.sub(r"[^A-Za-z0-9-]", "-", label)
+
+
+def chapter_section(env, docname, solutions, latex):
+    """A section titled like the chapter ``docname`` that holds copies of its ``solutions``."""
+    section = nodes.section(ids=[f"solutions-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}"])
+    title = nodes.title()
+    title.extend(child.deepcopy() for child in env.titles[docname].children)
+    section += title
+    for solution in solutions:
+        if latex:
+            target = latex_label("solution", solution["label"])
+            section += nodes.raw("", rf"\phantomsection\label{{{target}}}", format="latex")
+        copy = solution.deepcopy()
+        copy["nbcourse_gathered"] = True
+        section += copy
+    return section
+
+
+class GatherSolutions(SphinxPostTransform):
+    """Fill the ``{solutions}`` placeholder; in LaTeX, move the solutions out of the chapters.
+
+    Runs before Sphinx resolves references (priority 10) and before sphinx-exercise titles
+    the solutions (20-22), so the copies get working links and "Solution to Exercise n.m".
+    """
+
+    default_priority = 5
+
+    def run(self, **kwargs):
+        latex = self.app.builder.format == "latex"
+        placeholders = list(self.document.findall(solutions_list))
+        for placeholder in placeholders:
+            sections = []
+            for docname in reading_order(self.env):
+                solutions = list(self.env.get_doctree(docname).findall(solution_node))
+                if solutions:
+                    sections.append(chapter_section(self.env, docname, solutions, latex))
+            if latex:
+                start_appendix(placeholder)
+            placeholder.replace_self(sections)
+        if latex and placeholders:
+            for solution in list(self.document.findall(solution_node)):
+                if not solution.get("nbcourse_gathered"):
+                    solution.replace_self(pointer_to(solution))
+
+
+# In the one LaTeX doctree a chapter is a section directly under the document (where
+# sphinx-jupyterbook-latex flattens the tree) or under the marker of its source file.
+BOOK_LEVEL = (nodes.document, addnodes.start_of_file)
+
+
+def start_appendix(node):
+    """Put ``\\appendix`` before the chapter that holds ``node``, so it is lettered A, B, ..."""
+    chapter = node
+    while chapter.parent is not None and not isinstance(chapter.parent, BOOK_LEVEL):
+        chapter = chapter.parent
+    if chapter.parent is None:
+        return
+    chapter.parent.insert(chapter.parent.index(chapter), nodes.raw("", r"\appendix", format="latex"))
+
+
+class DropEmptyChapters(SphinxPostTransform):
+    """LaTeX: remove chapters left with nothing but a title.
+
+    Sphinx prints the cited works once, as the unnumbered Bibliography at the end of the
+    book, and moves them out of the page that lists them in HTML (priority 750); that page's
+    chapter would be an empty "References" chapter in the PDF.
+    """
+
+    default_priority = 800
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        for chapter in list(self.document.findall(nodes.section)):
+            if not isinstance(chapter.parent, BOOK_LEVEL):
+                continue
+            body = [child for child in chapter.children
+                    if not isinstance(child, (nodes.title, nodes.target, nodes.comment))
+                    and not (isinstance(child, nodes.container) and not child.children)]
+            if not body:
+                chapter.parent.remove(chapter)
+
+
+def pointer_to(solution):
+    """The line that stands in a chapter for a solution printed in the appendix."""
+    target = latex_label("solution", solution["label"])
+    text = (rf"\par\noindent\hyperref[{target}]{{\emph{{Solution: appendix, "
+            rf"page~\pageref*{{{target}}}.}}}}\par")
+    return nodes.raw("", text, format="latex")
+
+
+def visit_unresolved(self, node):
+    raise nodes.SkipNode
+
+
 def setup(app):
     app.connect("config-inited", use_book_class, priority=900)
+    app.add_node(solutions_list, **{fmt: (visit_unresolved, None)
+                                    for fmt in ("html", "latex", "text", "man", "texinfo")})
+    app.add_directive("solutions", SolutionsDirective)
+    app.add_post_transform(GatherSolutions)
+    app.add_post_transform(DropEmptyChapters)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
