@@ -90,11 +90,12 @@ def chapter_section(env, docname, solutions, latex):
 class GatherSolutions(SphinxPostTransform):
     """Fill the ``{solutions}`` placeholder; in LaTeX, move the solutions out of the chapters.
 
-    Runs before Sphinx resolves references (priority 10) and before sphinx-exercise titles
-    the solutions (20-22), so the copies get working links and "Solution to Exercise n.m".
+    Runs before Sphinx turns LaTeX equation references into ``\\ref`` (priority 5) and
+    resolves references (10), and before sphinx-exercise titles the solutions (20-22), so the
+    copies get working links and their "Solution to Exercise n" titles.
     """
 
-    default_priority = 5
+    default_priority = 4
 
     def run(self, **kwargs):
         latex = self.app.builder.format == "latex"
