@@ -29,6 +29,7 @@ book: $(STAMP)
 pdf: $(STAMP)
 	$(VENV)/bin/jupyter-book build . --builder pdflatex -W -n --keep-going
 	@test -s $(PDF) && echo "pdf: $(PDF)"
+	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
 test: book
 	$(PY) -m pytest -n auto --dist loadfile

@@ -9,9 +9,15 @@
   In HTML the chapters keep their collapsed solutions and the page repeats them.  In LaTeX the
   page becomes an appendix and each solution in a chapter is replaced by a line giving the
   page of its solution in the appendix.
+- PDF link: the role ``{pdf-edition}`text``` links the PDF from an HTML page.  The PDF is
+  served beside the HTML book as ``nbcourse.pdf``: an HTML build copies
+  ``_build/latex/nbcourse.pdf`` into its output when ``make pdf`` has made it, and ``make pdf``
+  copies it into an existing HTML build.
 """
 
+import posixpath
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -160,6 +166,31 @@ def pointer_to(solution):
     return nodes.raw("", text, format="latex")
 
 
+def pdf_name(config):
+    """File name of the PDF, from ``latex_documents`` (``targetname`` with ``.pdf``)."""
+    return Path(config.latex_documents[0][1]).with_suffix(".pdf").name
+
+
+def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{pdf-edition}`the PDF``` -> a link from this page to the PDF at the site's root."""
+    env = inliner.document.settings.env
+    target = posixpath.relpath(pdf_name(env.config), posixpath.dirname(env.docname) or ".")
+    link = nodes.reference(rawtext, text, refuri=target, classes=["nbcourse-pdf-link"],
+                           **(options or {}))
+    return [link], []
+
+
+def copy_pdf_into_html(app, exception):
+    """Serve the PDF beside the HTML book, if ``make pdf`` has built it."""
+    if exception is not None or app.builder.format != "html":
+        return
+    pdf = Path(app.outdir).parent / "latex" / pdf_name(app.config)
+    if pdf.is_file():
+        shutil.copy2(pdf, Path(app.outdir) / pdf.name)
+    else:
+        logger.info("printbook: no %s yet; `make pdf` builds it and copies it here", pdf)
+
+
 def visit_unresolved(self, node):
     raise nodes.SkipNode
 
@@ -169,6 +200,8 @@ def setup(app):
     app.add_node(solutions_list, **{fmt: (visit_unresolved, None)
                                     for fmt in ("html", "latex", "text", "man", "texinfo")})
     app.add_directive("solutions", SolutionsDirective)
+    app.add_role("pdf-edition", pdf_edition_role)
+    app.connect("build-finished", copy_pdf_into_html)
     app.add_post_transform(GatherSolutions)
     app.add_post_transform(DropEmptyChapters)
     app.add_post_transform(HtmlTablesToLatex)
