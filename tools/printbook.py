@@ -158,6 +158,37 @@ class DropEmptyChapters(SphinxPostTransform):
                 chapter.parent.remove(chapter)
 
 
+class FrontMatterHeadings(SphinxPostTransform):
+    """LaTeX: give the front page's text a chapter heading and headings of one size.
+
+    The front page (the root document) prints after the table of contents.  Its own title is
+    the book's title, so its text would start with no heading; it gets an unnumbered chapter
+    "Introduction".  sphinx-jupyterbook-latex numbers the depth of its sections by counting
+    siblings, so its second-level headings come out in two sizes; they are set to their depth.
+    """
+
+    default_priority = 4
+    formats = ("latex",)
+    title = "Introduction"
+
+    def run(self, **kwargs):
+        root = self.config.root_doc
+        top = next((s for s in self.document.findall(nodes.section)
+                    if s.get("docname") == root and s.get("header_level") == 1), None)
+        if top is None:
+            return
+        for section in top.findall(nodes.section):
+            depth, node = 0, section
+            while node is not None:
+                depth += isinstance(node, nodes.section) and node.get("docname") == root
+                node = node.parent
+            section["header_level"] = depth
+        start = 1 if top.children and isinstance(top[0], nodes.title) else 0
+        heading = (rf"\chapter*{{{self.title}}}\addcontentsline{{toc}}{{chapter}}{{{self.title}}}"
+                   rf"\markboth{{{self.title}}}{{{self.title}}}")
+        top.insert(start, nodes.raw("", heading, format="latex"))
+
+
 def pointer_to(solution):
     """The line that stands in a chapter for a solution printed in the appendix."""
     target = latex_label("solution", solution["label"])
@@ -204,6 +235,7 @@ def setup(app):
     app.connect("build-finished", copy_pdf_into_html)
     app.add_post_transform(GatherSolutions)
     app.add_post_transform(DropEmptyChapters)
+    app.add_post_transform(FrontMatterHeadings)
     app.add_post_transform(HtmlTablesToLatex)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
