@@ -13,6 +13,9 @@
   served beside the HTML book as ``nbcourse.pdf``: an HTML build copies
   ``_build/latex/nbcourse.pdf`` into its output when ``make pdf`` has made it, and ``make pdf``
   copies it into an existing HTML build.
+- Student versions: in HTML, a chapter notebook with solutions gets, after its last
+  solution, a Binder link to ``students/<its path>``, the copy without solutions that
+  ``tools/student_notebooks.py`` writes when Binder runs the repository's ``postBuild``.
 """
 
 import posixpath
@@ -222,6 +225,32 @@ def copy_pdf_into_html(app, exception):
         logger.info("printbook: no %s yet; `make pdf` builds it and copies it here", pdf)
 
 
+class LinkStudentVersion(SphinxPostTransform):
+    """HTML: after a chapter's last solution, link its student version on Binder."""
+
+    default_priority = 30
+    formats = ("html",)
+
+    def run(self, **kwargs):
+        from bookext import binder_url  # tools/ is on sys.path as a local extension folder
+
+        docname = self.env.docname
+        solutions = [s for s in self.document.findall(solution_node)
+                     if not s.get("nbcourse_gathered")]
+        if not solutions or not (Path(self.app.srcdir) / f"{docname}.ipynb").is_file():
+            return
+        url = binder_url(self.config, f"students/{docname}.ipynb")
+        link = nodes.reference("", "open the student version of this chapter on Binder",
+                               refuri=url)
+        note = nodes.paragraph(classes=["nbcourse-student-version"])
+        note += nodes.Text("To work on these exercises in a live notebook with the solutions "
+                           "taken out, ")
+        note += link
+        note += nodes.Text(".")
+        last = solutions[-1]
+        last.parent.insert(last.parent.index(last) + 1, note)
+
+
 def visit_unresolved(self, node):
     raise nodes.SkipNode
 
@@ -237,6 +266,7 @@ def setup(app):
     app.add_post_transform(DropEmptyChapters)
     app.add_post_transform(FrontMatterHeadings)
     app.add_post_transform(HtmlTablesToLatex)
+    app.add_post_transform(LinkStudentVersion)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
