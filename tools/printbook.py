@@ -86,10 +86,14 @@ def chapter_section(env, docname, solutions, latex):
     title = nodes.title()
     title.extend(child.deepcopy() for child in env.titles[docname].children)
     section += title
-    for solution in solutions:
+    for index, solution in enumerate(solutions):
         if latex:
             target = latex_label("solution", solution["label"])
-            section += nodes.raw("", rf"\phantomsection\label{{{target}}}", format="latex")
+            # Keep a solution's title with the first lines of its text on one page (the
+            # first one is kept with the chapter's heading by GatherSolutions).
+            space = r"\needspace{6\baselineskip}" if index else ""
+            section += nodes.raw("", rf"{space}\phantomsection\label{{{target}}}",
+                                 format="latex")
         copy = solution.deepcopy()
         copy["nbcourse_gathered"] = True
         section += copy
@@ -114,6 +118,9 @@ class GatherSolutions(SphinxPostTransform):
             for docname in reading_order(self.env):
                 solutions = list(self.env.get_doctree(docname).findall(solution_node))
                 if solutions:
+                    if latex:  # a chapter's heading stays with its first solution
+                        sections.append(nodes.raw("", r"\needspace{10\baselineskip}",
+                                                  format="latex"))
                     sections.append(chapter_section(self.env, docname, solutions, latex))
             if latex:
                 start_appendix(placeholder)
