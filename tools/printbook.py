@@ -9,6 +9,9 @@
   In HTML the chapters keep their collapsed solutions and the page repeats them.  In LaTeX the
   page becomes an appendix and each solution in a chapter is replaced by a line giving the
   page of its solution in the appendix.
+- LaTeX layout: pandas tables (their ``text/html`` output) print as LaTeX tables; the front
+  page gets an "Introduction" heading; a chapter left empty in LaTeX (the references page,
+  whose works Sphinx prints as the closing Bibliography) is dropped.
 - PDF link: the role ``{pdf-edition}`text``` links the PDF from an HTML page.  The PDF is
   served beside the HTML book as ``nbcourse.pdf``: an HTML build copies
   ``_build/latex/nbcourse.pdf`` into its output when ``make pdf`` has made it, and ``make pdf``
