@@ -4,11 +4,13 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HTML   := _build/html
+PDF    := _build/latex/nbcourse.pdf
 
-.PHONY: help book test test-fast refresh bench lint clean pins
+.PHONY: help book pdf test test-fast refresh bench lint clean pins
 
 help:
 	@echo "make book     build the HTML book into $(HTML) (warnings are errors)"
+	@echo "make pdf      build the print edition $(PDF) with xelatex (TeX packages: README)"
 	@echo "make test     library, notebook (nbval), exercise, book and browser tests"
 	@echo "make refresh  re-execute every book notebook in place, deterministically"
 	@echo "make bench    run the benchmark scripts in benchmarks/"
@@ -22,6 +24,12 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 
 book: $(STAMP)
 	$(PY) tools/build_book.py
+
+# The print edition: Jupyter Book's LaTeX route, xelatex through latexmk, warnings are errors.
+pdf: $(STAMP)
+	$(VENV)/bin/jupyter-book build . --builder pdflatex -W -n --keep-going
+	@test -s $(PDF) && echo "pdf: $(PDF)"
+	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
 test: book
 	$(PY) -m pytest -n auto --dist loadfile

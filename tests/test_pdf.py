@@ -1,0 +1,160 @@
+"""The print edition: the whole book built as a PDF with xelatex, then read back.
+
+The book is built into a temporary folder (``jupyter-book build --builder pdflatex
+--path-output``) so that it never shares Sphinx's environment with an HTML build running at
+the same time.  The PDF is then checked with poppler's ``pdfinfo``, ``pdfimages`` and
+``pdftotext`` and the LaTeX log is read for overfull lines and undefined references.
+Without TeX (see the README) the tests are skipped with a message, unless
+``NBCOURSE_REQUIRE_PDF`` is set, as CI sets it, in which case they fail.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, toc_files
+
+pytestmark = pytest.mark.slow
+
+TARGET = "nbcourse"  # latex.latex_documents.targetname in _config.yml, without ".tex"
+TOOLS = ("xelatex", "latexmk", "pdfinfo", "pdfimages", "pdftotext")
+MAX_OVERFULL_PT = 5.0  # widest line allowed past its box, in points
+PAGES = (60, 250)  # a sensible length for ten chapters with code, figures and solutions
+
+
+def _missing_tools():
+    return [tool for tool in TOOLS if shutil.which(tool) is None]
+
+
+@pytest.fixture(scope="module")
+def latex_dir(tmp_path_factory):
+    missing = _missing_tools()
+    if missing:
+        reason = f"missing {', '.join(missing)} (TeX Live and poppler-utils, see the README)"
+        if os.environ.get("NBCOURSE_REQUIRE_PDF"):
+            pytest.fail(f"the PDF tests are required here but {reason}")
+        pytest.skip(f"PDF tests skipped: {reason}")
+    out = tmp_path_factory.mktemp("pdf")
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"
+    cmd = [str(jupyter_book), "build", str(ROOT), "--builder", "pdflatex", "--path-output",
+           str(out), "-W", "-n", "--keep-going"]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, f"PDF build failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    return out / "_build" / "latex"
+
+
+@pytest.fixture(scope="module")
+def pdf(latex_dir):
+    path = latex_dir / f"{TARGET}.pdf"
+    assert path.is_file() and path.stat().st_size > 0, f"no PDF at {path}"
+    return path
+
+
+@pytest.fixture(scope="module")
+def text(pdf):
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def latex_log(latex_dir):
+    return (latex_dir / f"{TARGET}.log").read_text(encoding="utf-8", errors="replace")
+
+
+def notebooks():
+    return [ROOT / f"{doc}.ipynb" for doc in toc_files() if (ROOT / f"{doc}.ipynb").is_file()]
+
+
+def markdown_sources():
+    """The markdown text of every document in the table of contents."""
+    for doc in toc_files():
+        nb, md = ROOT / f"{doc}.ipynb", ROOT / f"{doc}.md"
+        if nb.is_file():
+            cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+            yield from ("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        elif md.is_file():
+            yield md.read_text(encoding="utf-8")
+
+
+def expected_figures():
+    """Images the book shows: stored PNG outputs plus images and figures written in markdown."""
+    count = 0
+    for nb in notebooks():
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            count += sum("image/png" in out.get("data", {}) for out in cell.get("outputs", []))
+    for source in markdown_sources():
+        count += len(re.findall(r"!\[[^\]]*\]\(|^[`:]{3,}\{(?:figure|image)\}", source, re.M))
+    return count
+
+
+def test_page_count_is_sensible(pdf):
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True,
+                          text=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    assert PAGES[0] <= pages <= PAGES[1], f"{pages} pages, expected {PAGES[0]}-{PAGES[1]}"
+
+
+def test_every_figure_is_in_the_pdf(pdf):
+    listing = subprocess.run(["pdfimages", "-list", str(pdf)], check=True,
+                             capture_output=True, text=True).stdout.splitlines()[2:]
+    images = [line for line in listing if line.split()[2] == "image"]
+    expected = expected_figures()
+    assert expected > 0
+    assert len(images) == expected, f"{len(images)} images in the PDF, the book has {expected}"
+
+
+def test_text_is_extractable(text):
+    assert "Naive Bayes with discrete features" in text
+    flat = " ".join(text.split()).casefold()
+    for nb in notebooks():
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        title = next(line[2:] for c in cells if c["cell_type"] == "markdown"
+                     for line in "".join(c["source"]).splitlines() if line.startswith("# "))
+        if "$" not in title:
+            assert " ".join(title.split()).casefold() in flat, f"{nb.name}: title {title!r}"
+
+
+def test_no_unresolved_reference(text, latex_log):
+    assert "??" not in text, [line for line in text.splitlines() if "??" in line][:5]
+    undefined = re.findall(r"^LaTeX Warning: (?:Hyper r|R)eference .*", latex_log, re.M)
+    assert not undefined, undefined[:5]
+    assert "There were undefined references" not in latex_log
+
+
+def test_no_overfull_line_past_its_box(latex_log):
+    widths = [float(w) for w in re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\)",
+                                           latex_log, re.M)]
+    too_wide = [w for w in widths if w > MAX_OVERFULL_PT]
+    assert not too_wide, f"{len(too_wide)} lines wider than {MAX_OVERFULL_PT} pt: {too_wide[:10]}"
+
+
+@pytest.mark.parametrize("marker", ["<div", "<table", "<figure", "<style", "</",
+                                    "application/vnd.jupyter", "model_id",
+                                    "run the cell in a live kernel"])
+def test_no_raw_html_or_widget_json(text, marker):
+    assert marker not in text
+
+
+def test_numbered_chapters_and_equations(text):
+    assert re.search(r"(?:^|\f)CHAPTER\s+ONE\s", text, re.M), "no chapter numbered ONE"
+    assert re.search(r"(?:^|\f)CHAPTER\s+TEN\s", text, re.M), "no chapter numbered TEN"
+    assert re.search(r"\(1\.1\)", text), "no equation numbered (1.1)"
+    assert re.search(r"\(2\.\d+\)", text), "no equation numbered in chapter 2"
+
+
+def test_solutions_are_in_the_appendix_only(text):
+    n_solutions = sum(len(re.findall(r"^[`:]{3,}\{solution\}", source, re.M))
+                      for source in markdown_sources())
+    assert n_solutions > 0
+    pointers = re.findall(r"Solution: appendix, page (\d+)\.", " ".join(text.split()))
+    assert len(pointers) == n_solutions
+    assert "APPENDIX" in text
+    # The chapters print a pointer instead of each solution; the solutions print only once.
+    assert len(re.findall(r"Solution to Exercise \d+", text)) == n_solutions
+    pages = [int(p) for p in pointers]
+    assert pages == sorted(pages), "the appendix does not follow the order of the chapters"

@@ -1,0 +1,409 @@
+"""Sphinx extension for the print edition (the LaTeX/PDF build) and the solutions page.
+
+- LaTeX class: sphinx-jupyterbook-latex sets ``latex_theme = "jupyterBook"``, whose class loads
+  ``bbm.sty`` (Debian's 1.4 GB ``texlive-fonts-extra``).  The book uses the class
+  ``tools/latex/nbcoursebook.cls`` instead, which keeps the code-cell environments and needs
+  only the TeX packages listed in the README.
+- Solutions: the directive ``{solutions}`` (on ``book/solutions.md``) gathers every
+  sphinx-exercise ``solution`` of the book, chapter by chapter in the order of ``_toc.yml``.
+  In HTML the chapters keep their collapsed solutions and the page repeats them.  In LaTeX the
+  page becomes an appendix and each solution in a chapter is replaced by a line giving the
+  page of its solution in the appendix.
+- LaTeX layout: pandas tables (their ``text/html`` output) print as LaTeX tables; the front
+  page gets an "Introduction" heading; a chapter left empty in LaTeX (the references page,
+  whose works Sphinx prints as the closing Bibliography) is dropped.
+- PDF link: the role ``{pdf-edition}`text``` links the PDF from an HTML page.  The PDF is
+  served beside the HTML book as ``nbcourse.pdf``: an HTML build copies
+  ``_build/latex/nbcourse.pdf`` into its output when ``make pdf`` has made it, and ``make pdf``
+  copies it into an existing HTML build.
+- Student versions: in HTML, a chapter notebook with solutions gets, after its last
+  solution, a Binder link to ``students/<its path>``, the copy without solutions that
+  ``tools/student_notebooks.py`` writes when Binder runs the repository's ``postBuild``.
+"""
+
+import posixpath
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx_exercise.nodes import solution_node
+
+logger = logging.getLogger(__name__)
+
+HERE = Path(__file__).resolve().parent
+LATEX_CLASS = HERE / "latex" / "nbcoursebook.cls"
+
+
+def use_book_class(app, config):
+    """Run after sphinx-jupyterbook-latex's own ``config-inited`` handler."""
+    config.latex_theme = LATEX_CLASS.stem
+    files = list(config.latex_additional_files)
+    if str(LATEX_CLASS) not in files:
+        files.append(str(LATEX_CLASS))
+    config.latex_additional_files = files
+
+
+class solutions_list(nodes.General, nodes.Element):
+    """Placeholder that :class:`GatherSolutions` replaces with the book's solutions."""
+
+
+class SolutionsDirective(SphinxDirective):
+    """``{solutions}``: every exercise solution of the book, grouped by chapter."""
+
+    has_content = False
+
+    def run(self):
+        return [solutions_list()]
+
+
+def reading_order(env):
+    """Docnames in the order a reader meets them: the toctree walked depth first from the root."""
+    order, seen = [], set()
+
+    def walk(docname):
+        if docname in seen:
+            return
+        seen.add(docname)
+        order.append(docname)
+        for child in env.toctree_includes.get(docname, []):
+            walk(child)
+
+    walk(env.config.root_doc)
+    return order
+
+
+def latex_label(kind, label):
+    """A LaTeX label for a solution, from its sphinx-exercise label."""
+    return f"nbcourse-{kind}:" + re.sub(r"[^A-Za-z0-9-]", "-", label)
+
+
+def chapter_section(env, docname, solutions, latex):
+    """A section titled like the chapter ``docname`` that holds copies of its ``solutions``."""
+    section = nodes.section(ids=[f"solutions-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}"])
+    title = nodes.title()
+    title.extend(child.deepcopy() for child in env.titles[docname].children)
+    section += title
+    for index, solution in enumerate(solutions):
+        if latex:
+            target = latex_label("solution", solution["label"])
+            # Keep a solution's title with the first lines of its text on one page (the
+            # first one is kept with the chapter's heading by GatherSolutions).
+            space = r"\needspace{6\baselineskip}" if index else ""
+            section += nodes.raw("", rf"{space}\phantomsection\label{{{target}}}",
+                                 format="latex")
+        copy = solution.deepcopy()
+        copy["nbcourse_gathered"] = True
+        section += copy
+    return section
+
+
+class GatherSolutions(SphinxPostTransform):
+    """Fill the ``{solutions}`` placeholder; in LaTeX, move the solutions out of the chapters.
+
+    Runs before Sphinx turns LaTeX equation references into ``\\ref`` (priority 5) and
+    resolves references (10), and before sphinx-exercise titles the solutions (20-22), so the
+    copies get working links and their "Solution to Exercise n" titles.
+    """
+
+    default_priority = 4
+
+    def run(self, **kwargs):
+        latex = self.app.builder.format == "latex"
+        placeholders = list(self.document.findall(solutions_list))
+        for placeholder in placeholders:
+            sections = []
+            for docname in reading_order(self.env):
+                solutions = list(self.env.get_doctree(docname).findall(solution_node))
+                if solutions:
+                    if latex:  # a chapter's heading stays with its first solution
+                        sections.append(nodes.raw("", r"\needspace{10\baselineskip}",
+                                                  format="latex"))
+                    sections.append(chapter_section(self.env, docname, solutions, latex))
+            if latex:
+                start_appendix(placeholder)
+            placeholder.replace_self(sections)
+        if latex and placeholders:
+            for solution in list(self.document.findall(solution_node)):
+                if not solution.get("nbcourse_gathered"):
+                    solution.replace_self(pointer_to(solution))
+
+
+# In the one LaTeX doctree a chapter is a section directly under the document (where
+# sphinx-jupyterbook-latex flattens the tree) or under the marker of its source file.
+BOOK_LEVEL = (nodes.document, addnodes.start_of_file)
+
+
+def start_appendix(node):
+    """Put ``\\appendix`` before the chapter that holds ``node``, so it is lettered A, B, ..."""
+    chapter = node
+    while chapter.parent is not None and not isinstance(chapter.parent, BOOK_LEVEL):
+        chapter = chapter.parent
+    if chapter.parent is None:
+        return
+    chapter.parent.insert(chapter.parent.index(chapter), nodes.raw("", r"\appendix", format="latex"))
+
+
+class DropEmptyChapters(SphinxPostTransform):
+    """LaTeX: remove chapters left with nothing but a title.
+
+    Sphinx prints the cited works once, as the unnumbered Bibliography at the end of the
+    book, and moves them out of the page that lists them in HTML (priority 750); that page's
+    chapter would be an empty "References" chapter in the PDF.
+    """
+
+    default_priority = 800
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        for chapter in list(self.document.findall(nodes.section)):
+            if not isinstance(chapter.parent, BOOK_LEVEL):
+                continue
+            body = [child for child in chapter.children
+                    if not isinstance(child, (nodes.title, nodes.target, nodes.comment))
+                    and not (isinstance(child, nodes.container) and not child.children)]
+            if not body:
+                chapter.parent.remove(chapter)
+
+
+class FrontMatterHeadings(SphinxPostTransform):
+    """LaTeX: give the front page's text a chapter heading and headings of one size.
+
+    The front page (the root document) prints after the table of contents.  Its own title is
+    the book's title, so its text would start with no heading; it gets an unnumbered chapter
+    "Introduction".  sphinx-jupyterbook-latex numbers the depth of its sections by counting
+    siblings, so its second-level headings come out in two sizes; they are set to their depth.
+    """
+
+    default_priority = 4
+    formats = ("latex",)
+    title = "Introduction"
+
+    def run(self, **kwargs):
+        root = self.config.root_doc
+        top = next((s for s in self.document.findall(nodes.section)
+                    if s.get("docname") == root and s.get("header_level") == 1), None)
+        if top is None:
+            return
+        for section in top.findall(nodes.section):
+            depth, node = 0, section
+            while node is not None:
+                depth += isinstance(node, nodes.section) and node.get("docname") == root
+                node = node.parent
+            section["header_level"] = depth
+        start = 1 if top.children and isinstance(top[0], nodes.title) else 0
+        heading = (rf"\chapter*{{{self.title}}}\addcontentsline{{toc}}{{chapter}}{{{self.title}}}"
+                   rf"\markboth{{{self.title}}}{{{self.title}}}")
+        top.insert(start, nodes.raw("", heading, format="latex"))
+
+
+def pointer_to(solution):
+    """The line that stands in a chapter for a solution printed in the appendix."""
+    target = latex_label("solution", solution["label"])
+    text = (rf"\par\noindent\hyperref[{target}]{{\emph{{Solution: appendix, "
+            rf"page~\pageref*{{{target}}}.}}}}\par")
+    return nodes.raw("", text, format="latex")
+
+
+def pdf_name(config):
+    """File name of the PDF, from ``latex_documents`` (``targetname`` with ``.pdf``)."""
+    return Path(config.latex_documents[0][1]).with_suffix(".pdf").name
+
+
+def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{pdf-edition}`the PDF``` -> a link from this page to the PDF at the site's root."""
+    env = inliner.document.settings.env
+    target = posixpath.relpath(pdf_name(env.config), posixpath.dirname(env.docname) or ".")
+    link = nodes.reference(rawtext, text, refuri=target, classes=["nbcourse-pdf-link"],
+                           **(options or {}))
+    return [link], []
+
+
+def copy_pdf_into_html(app, exception):
+    """Serve the PDF beside the HTML book, if ``make pdf`` has built it."""
+    if exception is not None or app.builder.format != "html":
+        return
+    pdf = Path(app.outdir).parent / "latex" / pdf_name(app.config)
+    if pdf.is_file():
+        shutil.copy2(pdf, Path(app.outdir) / pdf.name)
+    else:
+        logger.info("printbook: no %s yet; `make pdf` builds it and copies it here", pdf)
+
+
+class LinkStudentVersion(SphinxPostTransform):
+    """HTML: after a chapter's last solution, link its student version on Binder."""
+
+    default_priority = 30
+    formats = ("html",)
+
+    def run(self, **kwargs):
+        from bookext import binder_url  # tools/ is on sys.path as a local extension folder
+
+        docname = self.env.docname
+        solutions = [s for s in self.document.findall(solution_node)
+                     if not s.get("nbcourse_gathered")]
+        if not solutions or not (Path(self.app.srcdir) / f"{docname}.ipynb").is_file():
+            return
+        url = binder_url(self.config, f"students/{docname}.ipynb")
+        link = nodes.reference("", "open the student version of this chapter on Binder",
+                               refuri=url)
+        note = nodes.paragraph(classes=["nbcourse-student-version"])
+        note += nodes.Text("To work on these exercises in a live notebook with the solutions "
+                           "taken out, ")
+        note += link
+        note += nodes.Text(".")
+        last = solutions[-1]
+        last.parent.insert(last.parent.index(last) + 1, note)
+
+
+def visit_unresolved(self, node):
+    raise nodes.SkipNode
+
+
+def setup(app):
+    app.connect("config-inited", use_book_class, priority=900)
+    app.add_node(solutions_list, **{fmt: (visit_unresolved, None)
+                                    for fmt in ("html", "latex", "text", "man", "texinfo")})
+    app.add_directive("solutions", SolutionsDirective)
+    app.add_role("pdf-edition", pdf_edition_role)
+    app.connect("build-finished", copy_pdf_into_html)
+    app.add_post_transform(GatherSolutions)
+    app.add_post_transform(DropEmptyChapters)
+    app.add_post_transform(FrontMatterHeadings)
+    app.add_post_transform(HtmlTablesToLatex)
+    app.add_post_transform(LinkStudentVersion)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+class _TableParser(HTMLParser):
+    """Rows of ``(text, is_header, colspan)`` cells from the first ``<table>`` of an HTML string.
+
+    A ``rowspan`` is spread as empty cells over the rows it covers, which is how a pandas
+    index with repeated outer levels reads anyway.
+    """
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows, self.header_rows = [], 0
+        self._row = self._cell = None
+        self._in_table = self._in_head = self._skip = False
+        self._spans = {}  # column -> rows still covered by a rowspan above
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "style":
+            self._skip = True
+        elif tag == "table":
+            self._in_table = True
+        elif tag == "thead":
+            self._in_head = True
+        elif tag == "tr" and self._in_table:
+            self._row = []
+        elif tag in ("th", "td") and self._row is not None:
+            while self._spans.get(len(self._cell_columns()), 0) > 0:
+                column = len(self._cell_columns())
+                self._spans[column] -= 1
+                self._row.append(["", tag == "th", 1])
+            self._cell = ["", tag == "th", int(attrs.get("colspan", 1))]
+            rowspan = int(attrs.get("rowspan", 1))
+            if rowspan > 1:
+                self._spans[len(self._cell_columns())] = rowspan - 1
+
+    def _cell_columns(self):
+        return [c for cell in self._row for c in range(cell[2])]
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self._skip = False
+        elif tag == "thead":
+            self._in_head = False
+            self.header_rows = len(self.rows)
+        elif tag in ("th", "td") and self._cell is not None:
+            self._cell[0] = " ".join(self._cell[0].split())
+            self._row.append(self._cell)
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.rows.append(self._row)
+            self._row = None
+        elif tag == "table":
+            self._in_table = False
+
+    def handle_data(self, data):
+        if self._cell is not None and not self._skip:
+            self._cell[0] += data
+
+
+# A number's minus sign: U+2212 does not break from its digits at the end of a line as "-" can.
+NEGATIVE = re.compile(r"^-(?=[0-9.])")
+
+
+def html_table(html):
+    """A docutils table for the first HTML ``<table>`` in ``html``, or None if it has none."""
+    parser = _TableParser()
+    parser.feed(html)
+    rows = parser.rows
+    if not rows:
+        return None
+    ncols = max(sum(cell[2] for cell in row) for row in rows)
+    # Column widths in proportion to the longest text of each column (spanning cells left
+    # out), within bounds, so that short index columns stay narrow and numbers do not wrap.
+    widths = [5] * ncols
+    for cells in rows:
+        column = 0
+        for text, _, colspan in cells:
+            if colspan == 1:
+                widths[column] = max(widths[column], min(len(text), 24) + 3)
+            column += colspan
+    table = nodes.table(classes=["nbcourse-dataframe", "colwidths-given"])
+    group = nodes.tgroup(cols=ncols)
+    table += group
+    group.extend(nodes.colspec(colwidth=width) for width in widths)
+    head, body = nodes.thead(), nodes.tbody()
+    for index, cells in enumerate(rows):
+        row = nodes.row()
+        width = 0
+        for text, _, colspan in cells:
+            entry = nodes.entry()
+            if colspan > 1:
+                entry["morecols"] = colspan - 1
+            entry += nodes.paragraph(text=NEGATIVE.sub("\u2212", text))
+            row += entry
+            width += colspan
+        for _ in range(ncols - width):
+            row += nodes.entry("", nodes.paragraph(text=""))
+        (head if index < parser.header_rows else body).append(row)
+    if len(head):
+        group += head
+    group += body
+    return table
+
+
+class HtmlTablesToLatex(SphinxPostTransform):
+    """LaTeX: turn the ``text/html`` of a pandas DataFrame output into a real table.
+
+    ``nb_mime_priority_overrides`` lets the LaTeX build pick ``text/html`` over the
+    ``text/plain`` layout for outputs without an image; any other raw HTML output fails the
+    build, because the PDF would silently lose it.
+    """
+
+    default_priority = 100
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        for raw in list(self.document.findall(nodes.raw)):
+            if raw.get("format") != "html" or "text_html" not in raw.get("classes", []):
+                continue
+            table = html_table(raw.astext())
+            if table is None:
+                logger.warning("an output has HTML but no table; the PDF cannot show it",
+                               location=raw)
+                raw.parent.remove(raw)
+                continue
+            # Tables print one size smaller than the text so that wide ones fit the page.
+            raw.replace_self([nodes.raw("", r"\begingroup\small", format="latex"), table,
+                              nodes.raw("", r"\endgroup", format="latex")])
