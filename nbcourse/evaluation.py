@@ -18,19 +18,26 @@ Labels and feature values are 0-based integer codes.
 
 Examples
 --------
->>> round(log_loss([[0.9, 0.1], [0.2, 0.8]], [0, 1]), 6)  # -(ln 0.9 + ln 0.8) / 2
+>>> round(log_loss([0, 1], [[0.9, 0.1], [0.2, 0.8]]), 6)  # -(ln 0.9 + ln 0.8) / 2
 0.164252
 """
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import logsumexp
 
-from ._validation import check_codes, check_labels, check_n_categories, check_simplex
+from ._logspace import log1m_exp, log_losing_mass, log_normalise
+from ._validation import (
+    as_generator,
+    check_codes,
+    check_int,
+    check_labels,
+    check_n_categories,
+    check_positive,
+    check_simplex,
+)
 
 __all__ = [
     "CrossValidation",
@@ -60,28 +67,18 @@ def _check_proba_and_labels(proba, y):
     return p, labels
 
 
-def _check_positive_int(x, name: str, minimum: int = 1) -> int:
-    if isinstance(x, bool) or not isinstance(x, numbers.Integral) or int(x) < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {x!r}")
-    return int(x)
-
-
-def _check_positive_real(x, name: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not np.isfinite(x) or x <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {x!r}")
-    return float(x)
-
-
 # -------------------------------------------------------------- calibration
-def log_loss(proba, y) -> float:
+def log_loss(y, proba) -> float:
     """Mean negative log probability given to the true class (natural log).
+
+    The arguments come in scikit-learn's order, ``log_loss(y_true, y_pred)``.
 
     Parameters
     ----------
-    proba : array_like, shape (N, C)
-        Rows are predicted class probabilities (summing to 1).
     y : array_like of int, shape (N,)
         True class codes in ``range(C)``.
+    proba : array_like, shape (N, C)
+        Rows are predicted class probabilities (summing to 1).
 
     Returns
     -------
@@ -91,7 +88,7 @@ def log_loss(proba, y) -> float:
 
     Examples
     --------
-    >>> round(log_loss([[0.5, 0.5], [0.25, 0.75]], [0, 1]), 6)
+    >>> round(log_loss([0, 1], [[0.5, 0.5], [0.25, 0.75]]), 6)
     0.490415
     """
     p, labels = _check_proba_and_labels(proba, y)
@@ -151,7 +148,7 @@ def reliability_bins(proba, y, n_bins: int = 10) -> Reliability:
     (array([0.6 , 0.85]), array([1. , 0.5]), array([1, 2]))
     """
     p, labels = _check_proba_and_labels(proba, y)
-    n_bins = _check_positive_int(n_bins, "n_bins")
+    n_bins = check_int(n_bins, "n_bins", 1)
     conf = p.max(axis=1)
     right = p.argmax(axis=1) == labels
     edges = np.linspace(0.0, 1.0, n_bins + 1)
@@ -204,6 +201,13 @@ class FeatureSimulation:
         True class of each case (drawn from the classifier's own model).
     post_categorical, post_pob : numpy.ndarray, shape (n_classifiers, n_cases, C)
         Posteriors under the categorical model (the true one) and under PoB.
+    map_categorical, map_pob : numpy.ndarray of int, shape (n_classifiers, n_cases)
+        MAP classes (first on ties), taken from the log joints.
+    log_r_categorical, log_r_pob : numpy.ndarray, shape (n_classifiers, n_cases)
+        ``log r`` with ``r`` the posterior mass of the other classes over the MAP
+        class's, so the maximum posterior is ``1 / (1 + r)`` (see
+        :func:`nbcourse._logspace.log_losing_mass`); comparisons of maximum
+        posteriors use these, exactly, as the §3 experiments do.
     """
 
     n_features: int
@@ -217,16 +221,24 @@ class FeatureSimulation:
     y: np.ndarray = field(repr=False)
     post_categorical: np.ndarray = field(repr=False)
     post_pob: np.ndarray = field(repr=False)
+    map_categorical: np.ndarray = field(repr=False)
+    map_pob: np.ndarray = field(repr=False)
+    log_r_categorical: np.ndarray = field(repr=False)
+    log_r_pob: np.ndarray = field(repr=False)
 
     @property
     def map_disagree(self) -> np.ndarray:
         """bool (n_classifiers, n_cases): the two MAP classes differ."""
-        return self.post_categorical.argmax(-1) != self.post_pob.argmax(-1)
+        return self.map_categorical != self.map_pob
 
     @property
     def pob_higher(self) -> np.ndarray:
-        """bool (n_classifiers, n_cases): PoB's largest posterior exceeds the categorical one."""
-        return self.post_pob.max(-1) > self.post_categorical.max(-1)
+        """bool (n_classifiers, n_cases): PoB's largest posterior strictly exceeds the categorical one.
+
+        Compared exactly through ``log r`` (a smaller losing mass is a larger
+        maximum posterior), so posteriors that both round to 1 are still told apart.
+        """
+        return self.log_r_pob < self.log_r_categorical
 
     def rate(self, name: str):
         """Fraction of cases with a property and a 95% interval over classifiers.
@@ -251,8 +263,8 @@ class FeatureSimulation:
         table = {
             "map_disagree": lambda: self.map_disagree,
             "pob_higher": lambda: self.pob_higher,
-            "correct_categorical": lambda: self.post_categorical.argmax(-1) == self.y,
-            "correct_pob": lambda: self.post_pob.argmax(-1) == self.y,
+            "correct_categorical": lambda: self.map_categorical == self.y,
+            "correct_pob": lambda: self.map_pob == self.y,
         }
         if name not in table:
             raise ValueError(f"name must be one of {sorted(table)}, got {name!r}")
@@ -263,30 +275,6 @@ class FeatureSimulation:
         C = self.C
         return (self.y.ravel(), self.post_categorical.reshape(-1, C),
                 self.post_pob.reshape(-1, C))
-
-
-def _log_dirichlet(rng, a: float, size):
-    """Log of Dirichlet(a, ..., a) draws along the last axis, exact for tiny entries.
-
-    Uses ``Gamma(a) = Gamma(a + 1) * U**(1/a)`` in log space, so entries far
-    below the smallest float keep a finite log.
-    """
-    log_g = np.log(rng.gamma(a + 1.0, size=size)) + np.log(rng.uniform(size=size)) / a
-    return log_g - logsumexp(log_g, axis=-1, keepdims=True)
-
-
-def _log1m_exp(log_x):
-    """``log(1 - exp(log_x))`` for ``log_x <= 0``; ``-inf`` (no warning) at ``log_x = 0``."""
-    out = np.full(log_x.shape, -np.inf)
-    small = log_x < -np.log(2.0)
-    out[small] = np.log1p(-np.exp(log_x[small]))
-    mid = ~small & (log_x < 0)
-    out[mid] = np.log(-np.expm1(log_x[mid]))
-    return out
-
-
-def _normalise(log_joint):
-    return np.exp(log_joint - logsumexp(log_joint, axis=-1, keepdims=True))
 
 
 def simulate_several_features(n_features, K, alpha, *, C=4, n_classifiers=200, n_cases=50,
@@ -318,7 +306,8 @@ def simulate_several_features(n_features, K, alpha, *, C=4, n_classifiers=200, n
         Sampled classifiers, and cases drawn from each.
     prior_alpha : float, default 1.0
         Dirichlet parameter of ``pi``.
-    seed : None, int or numpy.random.Generator
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The library's random-state convention (:func:`nbcourse._validation.check_seed`).
 
     Returns
     -------
@@ -332,34 +321,37 @@ def simulate_several_features(n_features, K, alpha, *, C=4, n_classifiers=200, n
     >>> bool(np.allclose(s.post_categorical.sum(-1), 1))
     True
     """
-    F = _check_positive_int(n_features, "n_features")
+    from .experiments import sample_log_dirichlet
+    from .onehot import log_q_minus_from_terms
+
+    F = check_int(n_features, "n_features", 1)
     K = check_n_categories(K)
     C = check_n_categories(C, "C")
-    alpha = _check_positive_real(alpha, "alpha")
-    prior_alpha = _check_positive_real(prior_alpha, "prior_alpha")
-    B = _check_positive_int(n_classifiers, "n_classifiers")
-    N = _check_positive_int(n_cases, "n_cases")
-    rng = np.random.default_rng(seed)
+    alpha = check_positive(alpha, "alpha")
+    prior_alpha = check_positive(prior_alpha, "prior_alpha")
+    B = check_int(n_classifiers, "n_classifiers", 1)
+    N = check_int(n_cases, "n_cases", 1)
+    rng = as_generator(seed)
 
-    log_pi = _log_dirichlet(rng, prior_alpha, (B, C))
-    log_theta = _log_dirichlet(rng, alpha, (B, F, C, K))
+    log_pi = sample_log_dirichlet(prior_alpha, C, (B,), seed=rng)
+    log_theta = sample_log_dirichlet(alpha, K, (B, F, C), seed=rng)
     # draw labels, then each feature's value given the label (Gumbel-max in log space)
     y = np.argmax(log_pi[:, None, :] + rng.gumbel(size=(B, N, C)), axis=-1)
     lt_y = np.take_along_axis(log_theta[:, None], y[:, :, None, None, None], axis=3)[..., 0, :]
     x = np.argmax(lt_y + rng.gumbel(size=(B, N, F, K)), axis=-1)  # (B, N, F)
 
-    idx = x[:, :, :, None, None]  # (B, N, F, 1, 1)
-    lt = np.broadcast_to(log_theta[:, None], (B, N, F, C, K))
-    log_theta_x = np.take_along_axis(lt, np.broadcast_to(idx, (B, N, F, C, 1)), axis=4)[..., 0]
-    log1m = _log1m_exp(log_theta)  # (B, F, C, K)
-    others = np.arange(K) != x[..., None]  # (B, N, F, K)
-    log_q = np.where(others[:, :, :, None, :], log1m[:, None], 0.0).sum(axis=-1)  # (B,N,F,C)
-
-    joint_cat = log_pi[:, None, :] + log_theta_x.sum(axis=2)
-    joint_pob = joint_cat + log_q.sum(axis=2)
+    # per feature and class: ln theta at the observed value and ln Q^{-x_f} (eq. 4)
+    log_q = log_q_minus_from_terms(log1m_exp(log_theta))  # (B, F, C, K)
+    at_x = np.broadcast_to(x[:, :, :, None, None], (B, N, F, C, 1))
+    pick = lambda a: np.take_along_axis(  # noqa: E731
+        np.broadcast_to(a[:, None], (B, N, F, C, K)), at_x, axis=4)[..., 0].sum(axis=2)
+    joint_cat = log_pi[:, None, :] + pick(log_theta)  # (B, N, C)
+    joint_pob = joint_cat + pick(log_q)
+    map_cat, log_r_cat = log_losing_mass(joint_cat)
+    map_pob, log_r_pob = log_losing_mass(joint_pob)
     return FeatureSimulation(F, K, alpha, C, prior_alpha, log_pi, log_theta, x, y,
-                             _normalise(joint_cat),
-                             _normalise(joint_pob))
+                             np.exp(log_normalise(joint_cat)), np.exp(log_normalise(joint_pob)),
+                             map_cat, map_pob, log_r_cat, log_r_pob)
 
 
 # ------------------------------------------------------- cross-validation
@@ -395,7 +387,7 @@ class CrossValidation:
     def fold_log_loss(self, model: str) -> np.ndarray:
         """Log loss of ``model`` on each held-out fold, shape (n_splits,)."""
         p = self.proba(model)
-        return np.array([log_loss(p[self.fold == k], self.y[self.fold == k])
+        return np.array([log_loss(self.y[self.fold == k], p[self.fold == k])
                          for k in range(int(self.fold.max()) + 1)])
 
     def summary(self, n_bins: int = 10) -> dict:
@@ -411,7 +403,7 @@ class CrossValidation:
         for model in ("categorical", "pob"):
             p = self.proba(model)
             out[model] = {
-                "log_loss": log_loss(p, self.y),
+                "log_loss": log_loss(self.y, p),
                 "accuracy": float((p.argmax(1) == self.y).mean()),
                 "ece": expected_calibration_error(p, self.y, n_bins),
                 "mean_confidence": float(p.max(1).mean()),
@@ -463,7 +455,7 @@ def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValid
     X = check_codes(X, "X")
     labels = check_labels(y, X.shape[0])
     classes, codes = np.unique(labels, return_inverse=True)
-    n_splits = _check_positive_int(n_splits, "n_splits", minimum=2)
+    n_splits = check_int(n_splits, "n_splits", 2)
     smallest = int(np.bincount(codes).min())
     if smallest < n_splits:
         raise ValueError(f"n_splits must be at most the size of the smallest class ({smallest}), "

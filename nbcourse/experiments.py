@@ -59,6 +59,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import expit
 
+from ._logspace import log, logsumexp
+from ._validation import as_generator, check_classifier, check_int, check_positive, check_seed
+from .onehot import log_q_minus_from_terms, posterior_table
+
 __all__ = [
     "BLOCK",
     "PAPER_C",
@@ -149,45 +153,13 @@ PAPER_VALUES: tuple[PaperCell, ...] = (
 # ----------------------------------------------------------------------------
 
 
-def _check_int(x, name: str, minimum: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
-        raise TypeError(f"{name} must be an integer >= {minimum}; got {type(x).__name__} {x!r}")
-    if x < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {x!r}")
-    return int(x)
-
-
-def _check_positive(x, name: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
-        raise TypeError(f"{name} must be a positive finite number; got {type(x).__name__} {x!r}")
-    if not (math.isfinite(x) and x > 0):
-        raise ValueError(f"{name} must be a positive finite number; got {x!r}")
-    return float(x)
-
-
 def _resolve_prior_alpha(prior_alpha, alpha: float) -> float:
     """``prior_alpha`` as a number; the string ``"alpha"`` means the same as ``alpha``."""
     if isinstance(prior_alpha, str):
         if prior_alpha != "alpha":
-            raise ValueError(f'prior_alpha must be a positive number or "alpha"; got {prior_alpha!r}')
+            raise ValueError(f'prior_alpha must be a positive number or "alpha", got {prior_alpha!r}')
         return alpha
-    return _check_positive(prior_alpha, "prior_alpha")
-
-
-def _seed_sequence(seed) -> np.random.SeedSequence:
-    """A :class:`numpy.random.SeedSequence` from ``None``, an int, a SeedSequence or a Generator."""
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        return np.random.SeedSequence(seed.integers(0, 2**63, size=2).tolist())
-    if seed is None:
-        return np.random.SeedSequence()
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise TypeError(
-            "seed must be None, a non-negative int, a numpy SeedSequence or Generator; "
-            f"got {type(seed).__name__} {seed!r}"
-        )
-    return np.random.SeedSequence(int(seed))
+    return check_positive(prior_alpha, "prior_alpha")
 
 
 def _child(ss: np.random.SeedSequence, *key: int) -> np.random.Generator:
@@ -348,21 +320,12 @@ def sample_log_dirichlet(alpha, K, size=(), *, seed=None) -> np.ndarray:
     >>> np.allclose(np.logaddexp.reduce(lt, axis=-1), 0.0)
     True
     """
-    alpha = _check_positive(alpha, "alpha")
-    K = _check_int(K, "K", 2)
+    alpha = check_positive(alpha, "alpha")
+    K = check_int(K, "K", 2)
     size = (size,) if isinstance(size, numbers.Integral) else tuple(size)
-    rng = np.random.Generator(np.random.PCG64(_seed_sequence(seed)))
+    rng = as_generator(seed)
     lx = _log_gamma(rng, alpha, (*size, K))
-    return lx - _logsumexp(lx, axis=-1, keepdims=True)
-
-
-def _logsumexp(x: np.ndarray, axis: int, keepdims: bool = False) -> np.ndarray:
-    """``log(sum(exp(x)))`` along ``axis``; ``-inf`` when every entry is ``-inf``."""
-    m = np.max(x, axis=axis, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide="ignore"):
-        out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
-    return out if keepdims else np.squeeze(out, axis=axis)
+    return lx - logsumexp(lx, axis=-1, keepdims=True)
 
 
 def _blocks(n: int):
@@ -430,18 +393,18 @@ def sample_log_classifiers(K, alpha, n, C=PAPER_C, prior_alpha=1.0, seed=None):
     pis, thetas = [], []
     for pi, theta in _iter_draws(K, alpha, n, C, prior_alpha, ss):
         lp, lx = pi.log(), theta.log()
-        pis.append(lp - _logsumexp(lp, axis=1, keepdims=True))
-        thetas.append(lx - _logsumexp(lx, axis=2, keepdims=True))
+        pis.append(lp - logsumexp(lp, axis=1, keepdims=True))
+        thetas.append(lx - logsumexp(lx, axis=2, keepdims=True))
     return np.concatenate(pis), np.concatenate(thetas)
 
 
 def _check_cell(K, alpha, n, C, prior_alpha, seed):
-    K = _check_int(K, "K", 2)
-    alpha = _check_positive(alpha, "alpha")
-    n = _check_int(n, "n", 1)
-    C = _check_int(C, "C", 2)
+    K = check_int(K, "K", 2)
+    alpha = check_positive(alpha, "alpha")
+    n = check_int(n, "n", 1)
+    C = check_int(C, "C", 2)
     prior_alpha = _resolve_prior_alpha(prior_alpha, alpha)
-    return K, alpha, n, C, prior_alpha, _seed_sequence(seed)
+    return K, alpha, n, C, prior_alpha, check_seed(seed)
 
 
 # ----------------------------------------------------------------------------
@@ -530,12 +493,7 @@ def _log_q_minus_j(log1m: np.ndarray) -> np.ndarray:
     A row with ``theta_jc = 1`` has ``log(1 - theta_jc) = -inf``; then
     ``Q^{-j}_c = 1`` (every other entry is 0) and ``Q^{-k}_c = 0`` for ``k != j``.
     """
-    s = np.sum(log1m, axis=1, keepdims=True)
-    with np.errstate(invalid="ignore"):
-        out = s - log1m
-    if np.isneginf(s).any():
-        out = np.where(np.isnan(out), 0.0, out)
-    return out
+    return log_q_minus_from_terms(log1m, axis=1)
 
 
 def _joint_logs(log_pi: np.ndarray, lx: np.ndarray):
@@ -726,7 +684,7 @@ def _fast_counts(pi: _GammaDraws, theta: _GammaDraws, scratch=None):
         rows = np.flatnonzero(unsafe)
         lp, lx = _engine_layout(pi.log(rows), theta.log(rows))
         higher[rows], differ[rows], counted[rows] = _block_counts(
-            lp - _logsumexp(lp, axis=0, keepdims=True), lx)
+            lp - logsumexp(lp, axis=0, keepdims=True), lx)
     return higher, differ, counted
 
 
@@ -743,41 +701,18 @@ def _iter_counts(K, alpha, n, C, prior_alpha, ss):
 
 
 def _check_params(pi, theta):
-    """Validate ``pi`` (..., C) and ``theta`` (..., C, K); return engine layout logs."""
-    pi = _check_simplex(pi, "pi")
-    theta = _check_simplex(theta, "theta")
-    if theta.ndim < 2 or theta.shape[-1] < 2:
-        raise ValueError(f"theta must have shape (..., C, K) with K >= 2; got shape {theta.shape}")
-    if pi.shape != theta.shape[:-1]:
-        raise ValueError(
-            f"pi must have shape theta.shape[:-1] = {theta.shape[:-1]} (one prior per class); "
-            f"got shape {pi.shape}"
-        )
-    lead = pi.shape[:-1]
+    """Validate ``pi`` (..., C) and ``theta`` (..., C, K); return the engine's logs and the leading shape."""
+    pi, theta = check_classifier(pi, theta)
+    lead = np.broadcast_shapes(pi.shape[:-1], theta.shape[:-2])
     C, K = theta.shape[-2:]
-    with np.errstate(divide="ignore"):
-        log_pi = np.log(pi.reshape(-1, C).T)
-        lx = np.log(np.transpose(theta.reshape(-1, C, K), (1, 2, 0)))
+    pi = np.broadcast_to(pi, lead + (C,))
+    theta = np.broadcast_to(theta, lead + (C, K))
+    log_pi = log(pi.reshape(-1, C).T)
+    lx = log(np.transpose(theta.reshape(-1, C, K), (1, 2, 0)))
     return log_pi, lx, lead
 
 
-def _check_simplex(x, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of probabilities; got {type(x).__name__}") from None
-    if arr.ndim < 1 or arr.shape[-1] < 2:
-        raise ValueError(f"{name} must have a last axis of length >= 2; got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
-        raise ValueError(f"{name} must hold probabilities in [0, 1]; got {arr.ravel()[:6]}")
-    sums = arr.sum(axis=-1)
-    if np.any(np.abs(sums - 1.0) > 1e-8):
-        worst = float(sums.ravel()[np.argmax(np.abs(sums - 1.0))])
-        raise ValueError(f"{name} must sum to 1 along its last axis (within 1e-8); a row sums to {worst!r}")
-    return arr
-
-
-def log_posteriors(pi, theta):
+def log_posteriors(pi, theta, *, undefined="raise"):
     """Log posteriors ``log p(y = c | x = j)`` of every observation under both models.
 
     Categorical model, Williams (2024) eq. 2; product of Bernoullis, eq. 3 with
@@ -789,13 +724,16 @@ def log_posteriors(pi, theta):
         Class priors.
     theta : array_like, shape (..., C, K)
         ``theta[..., c, j] = p(x = j | y = c)``, ``j`` 0-based; rows sum to 1.
+    undefined : {"raise", "nan"}, default "raise"
+        An observation with zero probability under every class has no posterior:
+        raise a ValueError, or give NaN in every class (the library's one convention,
+        see :func:`nbcourse.posterior_table`).
 
     Returns
     -------
     log_post_cat, log_post_pob : numpy.ndarray, shape (..., K, C)
-        ``[..., j, c]`` is the log posterior of class ``c`` given ``x = j``.  An
-        observation with zero probability under every class has all entries
-        ``-inf`` (its posterior is undefined).
+        ``[..., j, c]`` is the log posterior of class ``c`` given ``x = j``:
+        :func:`nbcourse.posterior_table` for both models.
 
     Examples
     --------
@@ -806,15 +744,8 @@ def log_posteriors(pi, theta):
     >>> np.round(np.exp(pob[0]), 4)  # times Q^{-0}: 0.7*1.0 against 0.75*0.75
     array([0.3728, 0.6272])
     """
-    log_pi, lx, lead = _check_params(pi, theta)
-    cat, pob = _joint_logs(log_pi, lx)
-    out = []
-    for joint in (cat, pob):
-        norm = _logsumexp(joint, axis=0, keepdims=True)
-        with np.errstate(invalid="ignore"):
-            lp = np.where(np.isfinite(norm), joint - norm, -np.inf)
-        out.append(np.transpose(lp, (2, 1, 0)).reshape(*lead, lp.shape[1], lp.shape[0]))
-    return out[0], out[1]
+    return (posterior_table(pi, theta, "categorical", log=True, undefined=undefined),
+            posterior_table(pi, theta, "pob", log=True, undefined=undefined))
 
 
 @dataclass(frozen=True)
@@ -1021,8 +952,8 @@ def compare_models(
     """
     K, alpha, n, C, prior_alpha, ss = _check_cell(K, alpha, n, C, prior_alpha, seed)
     if not (isinstance(confidence, numbers.Real) and 0 < confidence < 1):
-        raise ValueError(f"confidence must be a number in (0, 1); got {confidence!r}")
-    n_boot = _check_int(n_boot, "n_boot", 10)
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    n_boot = check_int(n_boot, "n_boot", 10)
     higher, differ = _count_tables(K, alpha, n, C, prior_alpha, ss)
     a, total = _table_ratio(higher)
     d, _ = _table_ratio(differ)
@@ -1144,10 +1075,10 @@ def sampling_distribution(result, statistic="pob_higher", n=PAPER_N) -> Sampling
     ((301,), True)
     """
     if not isinstance(result, ModelComparison):
-        raise TypeError(f"result must be a ModelComparison; got {type(result).__name__}")
+        raise TypeError(f"result must be a ModelComparison, got {type(result).__name__}")
     if statistic not in ("pob_higher", "map_disagree"):
-        raise ValueError(f'statistic must be "pob_higher" or "map_disagree"; got {statistic!r}')
-    n = _check_int(n, "n", 1)
+        raise ValueError(f'statistic must be "pob_higher" or "map_disagree", got {statistic!r}')
+    n = check_int(n, "n", 1)
     if result.n_excluded:
         raise ValueError(
             f"result must count every observation; it excluded {result.n_excluded} "
@@ -1188,7 +1119,7 @@ def simulate_replicates(
     >>> ph.shape, bool(np.all((0 <= md) & (md <= 1)))
     ((5,), True)
     """
-    n_replicates = _check_int(n_replicates, "n_replicates", 1)
+    n_replicates = check_int(n_replicates, "n_replicates", 1)
     K, alpha, n, C, prior_alpha, ss = _check_cell(K, alpha, n, C, prior_alpha, seed)
     parts = list(_iter_counts(K, alpha, n * n_replicates, C, prior_alpha, ss))
     a, d, m = (np.concatenate([p[i] for p in parts]).reshape(n_replicates, n).sum(axis=1)
@@ -1295,7 +1226,7 @@ def paper_table(n=PAPER_N, seed=0, prior_alpha=1.0, *, confidence=0.95, n_boot=2
     >>> [(row["K"], row["alpha"], row["paper_pob_higher"]) for row in t.rows()][:2]
     [(3, '1', 0.82), (6, '1', 0.723)]
     """
-    ss = _seed_sequence(seed)
+    ss = check_seed(seed)
     results = tuple(
         compare_models(cell.K, cell.alpha, n=n, C=PAPER_C, prior_alpha=prior_alpha,
                        seed=np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, i)),
@@ -1426,10 +1357,10 @@ def fig2_data(K=3, alpha=1.0, n=500, seed=0, mirror=True):
     >>> x.shape, bool(np.allclose(x[:30], -x[30:]))
     ((60,), True)
     """
-    K = _check_int(K, "K", 2)
-    alpha = _check_positive(alpha, "alpha")
-    n = _check_int(n, "n", 1)
-    rng = np.random.Generator(np.random.PCG64(_seed_sequence(seed)))
+    K = check_int(K, "K", 2)
+    alpha = check_positive(alpha, "alpha")
+    n = check_int(n, "n", 1)
+    rng = as_generator(seed)
     log_theta, log1m = _log_simplex(_log_gamma(rng, alpha, (2, K, n)))
     log_f = log_theta + _log_q_minus_j(log1m)
     x = (log_theta[0] - log_theta[1]).T.ravel()
@@ -1482,7 +1413,7 @@ def fig3_data(K=3, alpha=1.0, n=PAPER_N, C=PAPER_C, prior_alpha=1.0, seed=0) -> 
     parts = []
     for pi, theta in _iter_draws(K, alpha, n, C, prior_alpha, ss):
         lp, lx = _engine_layout(pi.log(), theta.log())
-        parts.append(_observation_comparison(lp - _logsumexp(lp, axis=0, keepdims=True), lx,
+        parts.append(_observation_comparison(lp - logsumexp(lp, axis=0, keepdims=True), lx,
                                              (lp.shape[1],)))
     valid = np.concatenate([p.valid for p in parts]).ravel()
     def cat(name):
@@ -1504,18 +1435,18 @@ def _prior_alpha_arg(text: str):
     if text == "alpha":
         return "alpha"
     try:
-        return _check_positive(float(text), "--prior-alpha")
+        return check_positive(float(text), "--prior-alpha")
     except ValueError:
-        raise argparse.ArgumentTypeError(f'expected a positive number or "alpha"; got {text!r}') from None
+        raise argparse.ArgumentTypeError(f'expected a positive number or "alpha", got {text!r}') from None
 
 
 def _positive_int_arg(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer; got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer; got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return value
 
 
@@ -1523,9 +1454,9 @@ def _seed_arg(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer; got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer; got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
     return value
 
 

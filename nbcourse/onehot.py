@@ -40,7 +40,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_index, check_n_categories, check_probabilities, check_simplex
+from ._logspace import UNDEFINED, log, log1m, log_normalise
+from ._validation import (
+    check_classifier,
+    check_index,
+    check_n_categories,
+    check_probabilities,
+    check_theta,
+)
 
 __all__ = [
     "categorical_linear_weights",
@@ -51,6 +58,7 @@ __all__ = [
     "log_posterior_categorical",
     "log_posterior_pob",
     "log_q_minus_all",
+    "log_q_minus_from_terms",
     "log_q_minus_j",
     "lower_bound",
     "pob_linear_weights",
@@ -63,57 +71,7 @@ __all__ = [
     "upper_bound",
 ]
 
-_UNDEFINED = ("raise", "nan")
-
-
 # --- validation helpers ---------------------------------------------------------------
-
-
-def _check_theta(theta, name: str = "theta") -> np.ndarray:
-    """Probability vectors along the last axis, ``K >= 2``."""
-    arr = check_simplex(theta, name)
-    check_n_categories(arr.shape[-1], f"the last axis of {name} (K)")
-    return arr
-
-
-def _check_classifier(pi, theta) -> tuple[np.ndarray, np.ndarray]:
-    """Validate ``pi`` (..., C) and ``theta`` (..., C, K) and check they fit together."""
-    theta = _check_theta(theta)
-    if theta.ndim < 2:
-        raise ValueError(
-            f"theta must have shape (..., C, K) (one row per class), got shape {theta.shape}"
-        )
-    pi = check_simplex(pi, "pi")
-    if pi.shape[-1] != theta.shape[-2]:
-        raise ValueError(
-            f"pi and theta must have the same number of classes C: pi has shape {pi.shape} "
-            f"(C = {pi.shape[-1]}) but theta has shape {theta.shape} (C = {theta.shape[-2]})"
-        )
-    try:
-        np.broadcast_shapes(pi.shape[:-1], theta.shape[:-2])
-    except ValueError:
-        raise ValueError(
-            f"the leading axes of pi {pi.shape[:-1]} and theta {theta.shape[:-2]} "
-            "must broadcast against each other"
-        ) from None
-    return pi, theta
-
-
-def _check_undefined(undefined) -> str:
-    if undefined not in _UNDEFINED:
-        raise ValueError(f"undefined must be 'raise' or 'nan', got {undefined!r}")
-    return undefined
-
-
-def _log(x):
-    with np.errstate(divide="ignore"):
-        return np.log(x)
-
-
-def _log1m(x):
-    """``log(1 - x)`` via ``log1p``; ``-inf`` at ``x = 1`` without a warning."""
-    with np.errstate(divide="ignore"):
-        return np.log1p(-x)
 
 
 # --- Q^{-j} and f_j ---------------------------------------------------------------------
@@ -139,10 +97,9 @@ def log_q_minus_j(theta, j):
     >>> float(log_q_minus_j([0.5, 0.5, 0.0], 2))
     -1.3862943611198906
     """
-    theta = _check_theta(theta)
+    theta = check_theta(theta)
     j = check_index(j, theta.shape[-1])
-    others = np.delete(theta, j, axis=-1)
-    return _log1m(others).sum(axis=-1)
+    return log_q_minus_from_terms(log1m(theta))[..., j]
 
 
 def q_minus_j(theta, j):
@@ -189,13 +146,41 @@ def log_q_minus_all(theta):
     >>> np.exp(log_q_minus_all([0.5, 0.25, 0.25]))
     array([0.5625, 0.375 , 0.375 ])
     """
-    theta = _check_theta(theta)
-    terms = _log1m(theta)
-    zero = np.zeros_like(terms[..., :1])
-    before = np.concatenate([zero, np.cumsum(terms[..., :-1], axis=-1)], axis=-1)
-    rev = np.cumsum(terms[..., :0:-1], axis=-1)[..., ::-1]
-    after = np.concatenate([rev, zero], axis=-1)
-    return before + after
+    return log_q_minus_from_terms(log1m(check_theta(theta)))
+
+
+def log_q_minus_from_terms(log1m_theta, axis: int = -1):
+    """``ln Q^{-j} = Σ_{k≠j} ln(1 - θ_k)`` for every ``j``, from the terms ``ln(1 - θ_k)`` (Williams 2024, eq. 4).
+
+    The one implementation of eq. 4: :func:`log_q_minus_j`,
+    :func:`log_q_minus_all`, the posteriors of eq. 3 and the experiments all
+    call it.  It adds exclusive prefix and suffix sums of the terms, so no term
+    is ever subtracted: no cancellation and no ``inf - inf`` when some
+    ``θ_k = 1`` (then ``Q^{-k} = 1`` exactly if the other entries are 0, and
+    ``Q^{-j} = 0`` for every ``j ≠ k``).
+
+    Parameters
+    ----------
+    log1m_theta : numpy.ndarray
+        ``ln(1 - θ_k)`` along ``axis`` (values ``<= 0``, ``-inf`` allowed).
+    axis : int, default -1
+        The axis of the ``K`` values.
+
+    Returns
+    -------
+    numpy.ndarray, same shape
+        Entry ``j`` along ``axis`` is ``ln Q^{-j}``.
+
+    Examples
+    --------
+    >>> np.exp(log_q_minus_from_terms(np.log1p(-np.array([0.5, 0.25, 0.25]))))
+    array([0.5625, 0.375 , 0.375 ])
+    """
+    terms = np.moveaxis(np.asarray(log1m_theta, dtype=float), axis, -1)
+    out = np.zeros_like(terms)
+    np.cumsum(terms[..., :-1], axis=-1, out=out[..., 1:])
+    out[..., :-1] += np.cumsum(terms[..., :0:-1], axis=-1)[..., ::-1]
+    return np.moveaxis(out, -1, axis)
 
 
 def log_f_j(theta, j):
@@ -217,9 +202,9 @@ def log_f_j(theta, j):
     >>> float(np.exp(log_f_j([0.5, 0.5], 0)))
     0.25
     """
-    theta = _check_theta(theta)
+    theta = check_theta(theta)
     j = check_index(j, theta.shape[-1])
-    return _log(theta[..., j]) + log_q_minus_j(theta, j)
+    return log(theta[..., j]) + log_q_minus_j(theta, j)
 
 
 def f_j(theta, j):
@@ -390,41 +375,23 @@ def guaranteed_more_extreme(theta_jc, theta_jd, K):
 # --- posteriors (eqs. 2 and 3) ----------------------------------------------------------
 
 
-def _logsumexp_last(a: np.ndarray) -> np.ndarray:
-    """``log Σ exp(a)`` over the last axis, keeping it; every row needs a finite entry.
-
-    The usual shift by the row maximum; written out because it is several
-    times faster than ``scipy.special.logsumexp`` on large batches.
-    """
-    m = a.max(axis=-1, keepdims=True)
-    return m + np.log(np.exp(a - m).sum(axis=-1, keepdims=True))
+_MODEL_NAMES = {"categorical": "categorical", "pob": "PoB"}
 
 
-def _normalise(log_joint: np.ndarray, undefined: str, what: str) -> np.ndarray:
-    """Subtract ``logsumexp`` over the class axis (last); handle all ``-inf`` rows."""
-    dead = np.all(np.isneginf(log_joint), axis=-1)
-    if dead.any():
-        if undefined == "raise":
-            first = tuple(int(i) for i in np.argwhere(dead)[0])
-            raise ValueError(
-                f"the {what} posterior is undefined for {int(dead.sum())} of {dead.size} "
-                f"classifier(s) (first at leading index {first}): every class gives the "
-                "observation probability 0. Pass undefined='nan' to get NaN for those instead."
-            )
-        log_joint = np.where(dead[..., None], 0.0, log_joint)
-    out = log_joint - _logsumexp_last(log_joint)
-    if dead.any():
-        out = np.where(dead[..., None], np.nan, out)
-    return out
+def _log_joint_table(pi, theta, model: str) -> np.ndarray:
+    """Log joints ``ln π_c θ_jc`` (eq. 2) or ``ln π_c θ_jc Q_c^{-j}`` (eq. 3), shape (..., K, C)."""
+    log_theta = np.swapaxes(theta, -1, -2)  # (..., K, C)
+    lj = log(pi)[..., None, :] + log(log_theta)
+    if model == "pob":
+        lj = lj + np.swapaxes(log_q_minus_from_terms(log1m(theta)), -1, -2)
+    return lj
 
 
-def _log_joint_categorical(pi, theta, j):
-    return _log(pi) + _log(theta[..., j])
-
-
-def _log_joint_pob(pi, theta, j):
-    others = np.delete(theta, j, axis=-1)
-    return _log(pi) + _log(theta[..., j]) + _log1m(others).sum(axis=-1)
+def _posterior_at(pi, theta, j, model: str, undefined: str) -> np.ndarray:
+    pi, theta = check_classifier(pi, theta)
+    j = check_index(j, theta.shape[-1])
+    return log_normalise(_log_joint_table(pi, theta, model)[..., j, :], undefined=undefined,
+                         what=_MODEL_NAMES[model])
 
 
 def log_posterior_categorical(pi, theta, j, *, undefined="raise"):
@@ -451,10 +418,7 @@ def log_posterior_categorical(pi, theta, j, *, undefined="raise"):
     >>> np.exp(log_posterior_categorical([0.5, 0.5], [[0.6, 0.4], [0.2, 0.8]], 0))
     array([0.75, 0.25])
     """
-    pi, theta = _check_classifier(pi, theta)
-    j = check_index(j, theta.shape[-1])
-    lj = _log_joint_categorical(pi, theta, j)
-    return _normalise(lj, _check_undefined(undefined), "categorical")
+    return _posterior_at(pi, theta, j, "categorical", undefined)
 
 
 def log_posterior_pob(pi, theta, j, *, undefined="raise"):
@@ -479,10 +443,7 @@ def log_posterior_pob(pi, theta, j, *, undefined="raise"):
     >>> np.exp(log_posterior_pob([0.5, 0.5], [[0.6, 0.4], [0.2, 0.8]], 0))
     array([0.9, 0.1])
     """
-    pi, theta = _check_classifier(pi, theta)
-    j = check_index(j, theta.shape[-1])
-    lj = _log_joint_pob(pi, theta, j)
-    return _normalise(lj, _check_undefined(undefined), "PoB")
+    return _posterior_at(pi, theta, j, "pob", undefined)
 
 
 def posterior_categorical(pi, theta, j, *, undefined="raise"):
@@ -557,15 +518,13 @@ def posterior_table(pi, theta, model="categorical", *, log=False, undefined="rai
     array([[0.75      , 0.25      ],
            [0.33333333, 0.66666667]])
     """
-    pi, theta = _check_classifier(pi, theta)
+    pi, theta = check_classifier(pi, theta)
     if model not in ("categorical", "pob"):
         raise ValueError(f"model must be 'categorical' or 'pob', got {model!r}")
-    undefined = _check_undefined(undefined)
-    log_theta = _log(np.swapaxes(theta, -1, -2))  # (..., K, C)
-    lj = _log(pi)[..., None, :] + log_theta
-    if model == "pob":
-        lj = lj + np.swapaxes(log_q_minus_all(theta), -1, -2)
-    out = _normalise(lj, undefined, "categorical" if model == "categorical" else "PoB")
+    if undefined not in UNDEFINED:
+        raise ValueError(f"undefined must be 'raise' or 'nan', got {undefined!r}")
+    out = log_normalise(_log_joint_table(pi, theta, model), undefined=undefined,
+                        what=_MODEL_NAMES[model])
     return out if log else np.exp(out)
 
 
@@ -596,8 +555,8 @@ def categorical_linear_weights(pi, theta):
     array([[-0.6931, -0.6931],
            [-1.3863, -0.2877]])
     """
-    pi, theta = _check_classifier(pi, theta)
-    return _log(theta), _log(pi)
+    pi, theta = check_classifier(pi, theta)
+    return log(theta), log(pi)
 
 
 def pob_linear_weights(pi, theta):
@@ -633,7 +592,7 @@ def pob_linear_weights(pi, theta):
     (array([[ 0.    ,  0.    ],
            [-1.0986,  1.0986]]), array([-2.0794, -2.3671]))
     """
-    pi, theta = _check_classifier(pi, theta)
+    pi, theta = check_classifier(pi, theta)
     if (theta == 1).any():
         idx = tuple(int(i) for i in np.argwhere(theta == 1)[0])
         raise ValueError(
@@ -641,8 +600,8 @@ def pob_linear_weights(pi, theta):
             "the bias holds ln(1 - 1) = -inf, so the linear form is undefined; use "
             "log_posterior_pob, which handles theta = 1 exactly"
         )
-    W = _log(theta) - np.log1p(-theta)
-    b = _log(pi) + np.log1p(-theta).sum(axis=-1)
+    W = log(theta) - log1m(theta)
+    b = log(pi) + log1m(theta).sum(axis=-1)
     return W, b
 
 

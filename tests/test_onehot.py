@@ -332,7 +332,7 @@ def test_pob_with_certain_value():
 def test_undefined_posterior_raises_or_returns_nan_on_request():
     pi = [1.0, 0.0]
     theta = [[0.0, 1.0], [1.0, 0.0]]  # class 0 never shows x=0, class 1 has prior 0
-    with pytest.raises(ValueError, match=r"posterior is undefined for 1 of 1 classifier"):
+    with pytest.raises(ValueError, match=r"posterior is undefined for 1 of 1 row"):
         posterior_categorical(pi, theta, 0)
     with pytest.raises(ValueError, match="PoB posterior is undefined"):
         posterior_pob(pi, theta, 0)
@@ -348,7 +348,7 @@ def test_undefined_posterior_raises_or_returns_nan_on_request():
 def test_undefined_counts_in_a_batch():
     theta = np.array([[[0.0, 1.0], [0.0, 1.0]], [[0.5, 0.5], [0.2, 0.8]]])  # (2, C=2, K=2)
     pi = [0.5, 0.5]
-    with pytest.raises(ValueError, match=r"1 of 2 classifier\(s\) \(first at leading index \(0,\)\)"):
+    with pytest.raises(ValueError, match=r"1 of 2 row\(s\) \(first at index \(0,\)\)"):
         posterior_pob(pi, theta, 0)
     got = posterior_pob(pi, theta, 0, undefined="nan")
     assert np.isnan(got[0]).all() and not np.isnan(got[1]).any()
