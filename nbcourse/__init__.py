@@ -20,7 +20,7 @@ MODULES = (
     "onehot",
     "naive_bayes",
     "experiments",
-    "evaluation",
+    "calibration",
     "datasets",
     "interact",
 )

@@ -4,7 +4,7 @@ Each function draws one figure of the book into ``ax`` (a new white-backed figur
 when ``ax`` is None) and returns the Axes.  Functions that reproduce a figure of
 the paper say which.  Quantities of the paper are computed by :mod:`nbcourse.onehot`;
 figures that show simulation results take the arrays computed elsewhere
-(:mod:`nbcourse.experiments`, :mod:`nbcourse.evaluation`) so they stay cheap to test.
+(:mod:`nbcourse.experiments`, :mod:`nbcourse.calibration`) so they stay cheap to test.
 
 Index convention: ``j`` is 0-based (the paper's ``j = 1, ..., K``).
 """
@@ -530,7 +530,7 @@ def plot_discriminant_weights(w_categorical, w_pob, *, value_names=None, ax=None
     return _finish(ax, "one-hot bit", "weight")
 
 
-# -------------------------------------------------------------- evaluation
+# -------------------------------------------------------------- calibration
 def plot_reliability(curves, *, ax=None, title: str | None = None):
     """Reliability diagram: observed accuracy against stated confidence, per model.
 
