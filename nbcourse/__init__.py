@@ -15,9 +15,11 @@ __version__ = "0.1.0"
 
 #: The modules whose ``__all__`` the package re-exports, in the order they are searched.
 MODULES = (
-    "discrete",
+    "binary",
     "sampling",
-    "onehot",
+    "bounds",
+    "posteriors",
+    "encoding",
     "naive_bayes",
     "experiments",
     "calibration",

@@ -1,7 +1,9 @@
 """How well calibrated a classifier's probabilities are, and the two models compared on real data.
 
 * :func:`log_loss`, :func:`reliability_bins` and :func:`expected_calibration_error`
-  score predicted class probabilities against true labels;
+  score predicted class probabilities against true labels; like scikit-learn's
+  ``log_loss(y_true, y_pred)`` and ``calibration_curve(y_true, y_prob)`` they take
+  the labels first;
 * :func:`cross_validate_models` fits categorical and product-of-Bernoullis naive
   Bayes to real data (integer codes) by stratified k-fold cross-validation and
   returns out-of-fold probabilities.
@@ -105,7 +107,7 @@ class Reliability:
         return self.confidence, self.accuracy, self.count
 
 
-def reliability_bins(proba, y, n_bins: int = 10) -> Reliability:
+def reliability_bins(y, proba, n_bins: int = 10) -> Reliability:
     """Group cases by their largest predicted probability; compare it with accuracy.
 
     Bins are equal-width on ``[0, 1]``, closed on the right (a confidence of
@@ -114,8 +116,8 @@ def reliability_bins(proba, y, n_bins: int = 10) -> Reliability:
 
     Parameters
     ----------
-    proba : array_like, shape (N, C)
     y : array_like of int, shape (N,)
+    proba : array_like, shape (N, C)
     n_bins : int, default 10
 
     Returns
@@ -124,7 +126,7 @@ def reliability_bins(proba, y, n_bins: int = 10) -> Reliability:
 
     Examples
     --------
-    >>> r = reliability_bins([[0.9, 0.1], [0.8, 0.2], [0.4, 0.6]], [0, 1, 1], n_bins=4)
+    >>> r = reliability_bins([0, 1, 1], [[0.9, 0.1], [0.8, 0.2], [0.4, 0.6]], n_bins=4)
     >>> r.confidence, r.accuracy, r.count
     (array([0.6 , 0.85]), array([1. , 0.5]), array([1, 2]))
     """
@@ -142,13 +144,13 @@ def reliability_bins(proba, y, n_bins: int = 10) -> Reliability:
                        count[keep])
 
 
-def expected_calibration_error(proba, y, n_bins: int = 10) -> float:
+def expected_calibration_error(y, proba, n_bins: int = 10) -> float:
     """Count-weighted mean of ``|accuracy - confidence|`` over the reliability bins.
 
     Parameters
     ----------
-    proba : array_like, shape (N, C)
     y : array_like of int, shape (N,)
+    proba : array_like, shape (N, C)
     n_bins : int, default 10
 
     Returns
@@ -157,10 +159,10 @@ def expected_calibration_error(proba, y, n_bins: int = 10) -> float:
 
     Examples
     --------
-    >>> round(expected_calibration_error([[0.9, 0.1], [0.8, 0.2], [0.4, 0.6]], [0, 1, 1], 4), 4)
+    >>> round(expected_calibration_error([0, 1, 1], [[0.9, 0.1], [0.8, 0.2], [0.4, 0.6]], 4), 4)
     0.3667
     """
-    r = reliability_bins(proba, y, n_bins)
+    r = reliability_bins(y, proba, n_bins)
     return float(np.sum(r.count * np.abs(r.accuracy - r.confidence)) / r.count.sum())
 
 
@@ -215,7 +217,7 @@ class CrossValidation:
             out[model] = {
                 "log_loss": log_loss(self.y, p),
                 "accuracy": float((p.argmax(1) == self.y).mean()),
-                "ece": expected_calibration_error(p, self.y, n_bins),
+                "ece": expected_calibration_error(self.y, p, n_bins),
                 "mean_confidence": float(p.max(1).mean()),
             }
         out["map_disagree"] = float(
@@ -228,7 +230,7 @@ def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValid
 
     The categorical model (:class:`nbcourse.CategoricalNB`) sees the integer
     codes; the PoB model (:class:`nbcourse.ProductOfBernoullisNB`) sees their
-    one-hot encoding (:func:`nbcourse.one_hot`), as happens when a categorical
+    one-hot encoding (:func:`nbcourse.encoding.one_hot`), as happens when a categorical
     table is one-hot encoded before a Bernoulli naive Bayes classifier.  The
     number of values of each feature is taken from the whole of ``X`` so that a
     value absent from a training fold is still a known category.
@@ -260,7 +262,8 @@ def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValid
     """
     from sklearn.model_selection import StratifiedKFold
 
-    from .naive_bayes import CategoricalNB, ProductOfBernoullisNB, one_hot
+    from .encoding import one_hot
+    from .naive_bayes import CategoricalNB, ProductOfBernoullisNB
 
     X = check_codes(X, "X")
     labels = check_labels(y, X.shape[0])

@@ -27,12 +27,12 @@ import math
 import numpy as np
 
 from ._validation import (
-    as_generator,
-    check_int,
     _describe,
+    as_generator,
     as_real_array,
     check_alpha,
     check_codes,
+    check_int,
     check_ndim,
     check_probabilities,
     check_simplex,

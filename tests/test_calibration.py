@@ -54,7 +54,7 @@ def test_reliability_bins_match_a_loop():
     rng = np.random.default_rng(3)
     p = random_proba(rng, 500, 3)
     y = rng.integers(0, 3, 500)
-    r = reliability_bins(p, y, n_bins=5)
+    r = reliability_bins(y, p, n_bins=5)
     conf, right = p.max(1), p.argmax(1) == y
     expected = []
     for lo, hi in zip(np.linspace(0, 1, 6)[:-1], np.linspace(0, 1, 6)[1:], strict=True):
@@ -67,11 +67,11 @@ def test_reliability_bins_match_a_loop():
     assert_array_equal(r.count, expected[:, 2])
     assert r.count.sum() == 500
     ece = np.sum(expected[:, 2] * np.abs(expected[:, 1] - expected[:, 0])) / 500
-    assert_allclose(expected_calibration_error(p, y, 5), ece)
+    assert_allclose(expected_calibration_error(y, p, 5), ece)
 
 
 def test_reliability_confidence_one_falls_in_last_bin():
-    r = reliability_bins([[1.0, 0.0], [0.0, 1.0]], [0, 0], n_bins=10)
+    r = reliability_bins([0, 0], [[1.0, 0.0], [0.0, 1.0]], n_bins=10)
     assert_array_equal(r.count, [2])
     assert_allclose(r.accuracy, [0.5])
     assert_allclose(r.edges[[0, -1]], [0, 1])
@@ -79,7 +79,7 @@ def test_reliability_confidence_one_falls_in_last_bin():
 
 def test_reliability_rejects_bad_bins():
     with pytest.raises(ValueError, match="n_bins must be an integer >= 1"):
-        reliability_bins([[0.5, 0.5]], [0], n_bins=0)
+        reliability_bins([0], [[0.5, 0.5]], n_bins=0)
 
 
 # ------------------------------------------------------- cross-validation

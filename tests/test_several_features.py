@@ -1,7 +1,7 @@
 """Tests for nbcourse.experiments.several_features: Williams' protocol with F features.
 
 Oracles: brute-force products over features written here, 60-digit decimal
-arithmetic for the comparison of maximum posteriors, and nbcourse.onehot's
+arithmetic for the comparison of maximum posteriors, and nbcourse.posteriors'
 single-feature posteriors.
 """
 
@@ -10,7 +10,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from nbcourse.experiments import clustered_rate, simulate_several_features
-from nbcourse.onehot import posterior_table
+from nbcourse.posteriors import posterior_table
 
 
 def brute_force_posteriors(log_pi, log_theta, x):
@@ -42,7 +42,7 @@ def test_simulation_posteriors_match_brute_force(F, K, alpha):
     assert_allclose(s.post_pob, pob, rtol=1e-10)
 
 
-def test_single_feature_simulation_agrees_with_onehot_posteriors():
+def test_single_feature_simulation_agrees_with_single_feature_posteriors():
     s = simulate_several_features(1, 4, 1.0, n_classifiers=3, n_cases=5, seed=7)
     for b in range(3):
         pi, theta = np.exp(s.log_pi[b]), np.exp(s.log_theta[b, 0])
@@ -135,3 +135,24 @@ def test_simulation_rejects_bad_arguments():
         simulate_several_features(1, 3, 0.0)
     with pytest.raises(ValueError, match="K"):
         simulate_several_features(1, 1, 1.0)
+
+
+def test_clustered_rate_against_closed_forms():
+    hit = np.array([[1, 0, 0, 0], [1, 1, 1, 0], [0, 0, 0, 0]], dtype=bool)
+    r, lo, hi = clustered_rate(hit)
+    # equal cluster sizes: the mean of the per-row rates 0.25, 0.75, 0 and its standard error
+    per = np.array([0.25, 0.75, 0.0])
+    assert_allclose(r, 1 / 3)
+    assert_allclose(hi - r, 1.96 * per.std(ddof=1) / np.sqrt(3))
+    assert_allclose(r - lo, hi - r)
+    # unequal cluster sizes through base: a = (1, 1, 0), m = (1, 2, 3), r = 2/6
+    base = np.array([[1, 0, 0, 0], [1, 0, 0, 1], [1, 1, 1, 0]], dtype=bool)
+    r, lo, hi = clustered_rate(hit, base, z=1.0)
+    se = np.sqrt(3 / 2 * ((1 - 1 / 3) ** 2 + (1 - 2 / 3) ** 2 + (0 - 1) ** 2)) / 6
+    assert_allclose((r, lo, hi), (1 / 3, 1 / 3 - se, 1 / 3 + se))
+    # real values: a clustered mean
+    assert_allclose(clustered_rate([[0.5, 1.5], [2.0, 4.0]])[0], 2.0)
+    with pytest.raises(ValueError, match="hit must be a 2-d array"):
+        clustered_rate([True, False])
+    with pytest.raises(ValueError, match="base must select at least one observation"):
+        clustered_rate(hit, np.zeros_like(hit))

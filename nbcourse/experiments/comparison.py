@@ -21,8 +21,8 @@ import numpy as np
 from scipy.special import expit
 
 from .._logspace import log
-from .._validation import check_classifier, check_int
-from ..onehot import posterior_table
+from .._validation import as_real_array, check_classifier, check_int
+from ..posteriors import posterior_table
 from . import exact
 from .draws import PAPER_C, PAPER_N, check_cell, child
 from .fast import iter_counts
@@ -475,7 +475,9 @@ def clustered_rate(hit, base=None, z=1.96):
 
     Parameters
     ----------
-    hit : array_like of bool, shape (n, m)
+    hit : array_like of bool or float, shape (n, m)
+        Whether each observation has the property; real values give a clustered
+        mean of them instead (the same formulas with ``a_i`` the row's sum).
     base : array_like of bool, shape (n, m), optional
         Which observations count (default: all).
     z : float, default 1.96
@@ -492,12 +494,12 @@ def clustered_rate(hit, base=None, z=1.96):
     >>> round(r, 4), round(hi - r, 4)  # per-row rates 0.5, 1, 0: sd 0.5 over sqrt(3) rows
     (0.5, 0.5658)
     """
-    hit = np.asarray(hit, dtype=bool)
+    hit = as_real_array(hit, "hit")
     if hit.ndim != 2:
         raise ValueError(f"hit must be a 2-d array (clusters, observations), got shape {hit.shape}")
-    base = np.ones_like(hit) if base is None else np.broadcast_to(np.asarray(base, dtype=bool),
-                                                                   hit.shape)
-    a, m = (hit & base).sum(axis=1), base.sum(axis=1)
+    base = np.ones(hit.shape, dtype=bool) if base is None else np.broadcast_to(
+        np.asarray(base, dtype=bool), hit.shape)
+    a, m = np.where(base, hit, 0.0).sum(axis=1), base.sum(axis=1)
     total = m.sum()
     if total == 0:
         raise ValueError("base must select at least one observation, got none")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._logspace import log_losing_mass
-from ..onehot import log_q_minus_from_terms
+from ..bounds import log_q_minus_from_terms
 
 __all__: list[str] = []
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._logspace import logsumexp
 from . import exact
 from .draws import GammaDraws, Scratch, engine_layout, iter_draws, work
-from .._logspace import logsumexp
 
 __all__: list[str] = []
 
@@ -110,7 +110,7 @@ def linear_q_minus_j(q_all: np.ndarray, one_minus: np.ndarray, out: np.ndarray) 
     """``Q^{-j}_c = Q_c / (1 - theta_jc)`` (Williams 2024, eq. 4), written to ``out``.
 
     The plain-float form of eq. 4 (the library's reference is
-    :func:`nbcourse.onehot.log_q_minus_from_terms`); the fast engine trusts it only
+    :func:`nbcourse.bounds.log_q_minus_from_terms`); the fast engine trusts it only
     where ``Q_c`` is a normal float, so the division loses nothing.
     """
     return np.divide(q_all, one_minus, out=out)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._logspace import logsumexp
 from .._validation import as_generator, check_int, check_positive, check_seed
-from ..onehot import log_q_minus_from_terms
+from ..bounds import log_q_minus_from_terms
 from . import exact
 from .comparison import compare_models, observation_comparison, sampling_distribution
 from .draws import PAPER_C, PAPER_N, check_cell, engine_layout, iter_draws, log_gamma

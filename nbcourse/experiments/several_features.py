@@ -26,7 +26,7 @@ import numpy as np
 
 from .._logspace import log1m_exp, log_losing_mass, log_normalise
 from .._validation import as_generator, check_int, check_n_categories, check_positive
-from ..onehot import log_q_minus_from_terms
+from ..bounds import log_q_minus_from_terms
 from .comparison import clustered_rate
 from .draws import PAPER_C, sample_log_dirichlet
 

@@ -1,8 +1,8 @@
-"""Tests for nbcourse.onehot: Williams (2024), one categorical feature one-hot encoded.
+"""Tests for nbcourse.bounds and nbcourse.posteriors: Williams (2024), one categorical feature one-hot encoded.
 
 Oracles: exact rational arithmetic (fractions.Fraction) for Q^{-j}, explicit products of K
 Bernoulli terms for the PoB model, closed forms for the centre and corners of the simplex,
-and Duda's linear discriminant (nbcourse.discrete) applied to the one-hot bits.
+and Duda's linear discriminant (nbcourse.binary) applied to the one-hot bits.
 """
 
 import math
@@ -15,26 +15,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from nbcourse.discrete import binary_discriminant, linear_discriminant
-from nbcourse.onehot import (
-    categorical_linear_weights,
+from nbcourse.binary import binary_discriminant, linear_discriminant
+from nbcourse.bounds import (
     f_j,
     guaranteed_more_extreme,
-    linear_score,
     log_f_j,
-    log_posterior_categorical,
-    log_posterior_pob,
     log_q_minus_all,
     log_q_minus_j,
     lower_bound,
-    pob_linear_weights,
-    posterior_categorical,
-    posterior_pob,
-    posterior_table,
     q_minus_j,
     q_minus_j_at_centre,
     theta_at_centre,
     upper_bound,
+)
+from nbcourse.posteriors import (
+    categorical_linear_weights,
+    linear_score,
+    log_posterior_categorical,
+    log_posterior_pob,
+    pob_linear_weights,
+    posterior_categorical,
+    posterior_pob,
+    posterior_table,
 )
 
 FAST = settings(max_examples=200, deadline=None)
