@@ -726,3 +726,27 @@ def test_module_entry_point():
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "paper" in out.stdout and "74.70" in out.stdout
+
+
+def test_sampling_distribution_sd_is_the_closed_form():
+    """Variances add under convolution: sd = sqrt(n var_1) / (n K), var_1 from the per-classifier table."""
+    big = compare_models(6, 1 / 6, n=3000, seed=8)
+    K, n = 6, 100
+    p = big.pob_higher_table[K] / big.pob_higher_table[K].sum()
+    a = np.arange(K + 1)
+    var_1 = p @ a**2 - (p @ a) ** 2
+    dist = sampling_distribution(big, "pob_higher", n=n)
+    assert_allclose(dist.sd(), np.sqrt(n * var_1) / (n * K), rtol=1e-10)
+
+
+def test_locate_paper_values_takes_the_runs_in_paper_order():
+    table = paper_table(n=3000, seed=2)
+    rows = ex.locate_paper_values(table.results)
+    assert rows == paper_consistency(1.0, n_truth=3000, seed=2)
+    first = rows[0]
+    dist = sampling_distribution(table.results[0], "pob_higher")
+    assert_allclose(first["z"], (0.82 - dist.mean()) / dist.sd())
+    with pytest.raises(ValueError, match="one ModelComparison per paper cell"):
+        ex.locate_paper_values(table.results[:5])
+    with pytest.raises(ValueError, match="results must follow PAPER_VALUES"):
+        ex.locate_paper_values(table.results[::-1])
