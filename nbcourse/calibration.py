@@ -18,11 +18,12 @@ Examples
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import check_codes, check_int, check_labels, check_simplex
+from ._validation import check_codes, check_int, check_labels, check_seed, check_simplex
 
 __all__ = [
     "CrossValidation",
@@ -245,8 +246,10 @@ def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValid
         Additive smoothing for both models.
     n_splits : int, default 10
         Number of folds (each class needs at least this many rows).
-    seed : int or None, default 0
-        Shuffles the rows before they are split into folds.
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+        Shuffles the rows before they are split into folds (an int is passed to
+        scikit-learn's ``StratifiedKFold`` as its ``random_state``; a SeedSequence
+        or Generator supplies one).
 
     Returns
     -------
@@ -278,7 +281,9 @@ def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValid
     fold = np.empty(X.shape[0], dtype=np.int64)
     p_cat = np.empty((X.shape[0], classes.size))
     p_pob = np.empty_like(p_cat)
-    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
+    random_state = seed if seed is None or isinstance(seed, numbers.Integral) else int(
+        check_seed(seed).generate_state(1)[0])
+    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     for k, (train, test) in enumerate(splitter.split(X, codes)):
         if np.unique(codes[train]).size < classes.size:
             raise ValueError(f"fold {k} leaves a class out of training; use fewer folds")

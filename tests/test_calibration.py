@@ -131,3 +131,13 @@ def test_cross_validation_rejects_bad_arguments():
         cross_validate_models(X[:12], np.r_[np.zeros(10), np.ones(2)], n_splits=3)
     with pytest.raises(ValueError, match="y must have one label per row"):
         cross_validate_models(X, y[:-1])
+
+
+def test_cross_validation_takes_the_library_seed_convention():
+    X, y = hair_eye_color().to_rows(target="Hair")
+    a = cross_validate_models(X, y, n_splits=5, seed=np.random.default_rng(3))
+    b = cross_validate_models(X, y, n_splits=5, seed=np.random.SeedSequence(3))
+    c = cross_validate_models(X, y, n_splits=5, seed=np.random.default_rng(3))
+    assert_array_equal(a.fold, c.fold)
+    assert_array_equal(a.proba_pob, c.proba_pob)
+    assert b.fold.shape == a.fold.shape

@@ -717,7 +717,7 @@ def test_command_line(capsys):
     t = paper_table(n=50, seed=3, prior_alpha="alpha")
     assert t.to_string() in out
     assert cli.main(["--n", "0"]) == 2
-    assert "expected a positive integer" in capsys.readouterr().err
+    assert "expected an integer >= 1" in capsys.readouterr().err
     assert cli.main(["--prior-alpha", "-2"]) == 2
 
 

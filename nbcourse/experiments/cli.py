@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .._validation import check_positive
+from .._validation import check_int, check_positive
 from .draws import PAPER_C, PAPER_N
 from .paper import paper_table
 
@@ -20,24 +20,15 @@ def _prior_alpha_arg(text: str):
         raise argparse.ArgumentTypeError(f'expected a positive number or "alpha", got {text!r}') from None
 
 
-def _positive_int_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _seed_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
+def _int_arg(minimum: int):
+    """An argparse type: an integer ``>= minimum``, checked by :func:`check_int`."""
+    def parse(text: str) -> int:
+        try:
+            return check_int(int(text), "the value", minimum)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected an integer >= {minimum}, got {text!r}") from None
+    return parse
 
 
 def main(argv=None) -> int:
@@ -59,9 +50,9 @@ def main(argv=None) -> int:
         description="Reproduce the two tables of Williams (2024) §3: the paper's values, ours, "
                     "and cluster-bootstrap intervals.",
     )
-    parser.add_argument("--n", type=_positive_int_arg, default=PAPER_N,
+    parser.add_argument("--n", type=_int_arg(1), default=PAPER_N,
                         help="classifiers per cell (default: 100, as in the paper)")
-    parser.add_argument("--seed", type=_seed_arg, default=0, help="random seed (default: 0)")
+    parser.add_argument("--seed", type=_int_arg(0), default=0, help="random seed (default: 0)")
     parser.add_argument("--prior-alpha", type=_prior_alpha_arg, default=1.0,
                         help='pi ~ Dir(A * 1); "alpha" uses each cell\'s alpha (default: 1)')
     try:
