@@ -49,6 +49,8 @@ def _all_names() -> list[str]:
 def __getattr__(name: str):
     if name == "__all__":
         return _all_names()
+    if name.startswith("_"):  # probes such as __wrapped__ must not import every module
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     if name in MODULES or name in SUBPACKAGES:
         return importlib.import_module(f"{__name__}.{name}")
     if name not in _owner:

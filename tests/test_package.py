@@ -26,6 +26,11 @@ def test_grading_and_the_root_load_without_heavy_libraries(statement):
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
 
 
+def test_probing_private_names_imports_nothing():
+    loaded = _modules_after("import nbcourse; hasattr(nbcourse, '__wrapped__')")
+    assert not loaded & set(HEAVY)
+
+
 def test_a_light_module_stays_light():
     loaded = _modules_after("from nbcourse.bounds import q_minus_j")
     assert not loaded & {"sklearn", "matplotlib"}
