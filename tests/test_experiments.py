@@ -20,11 +20,15 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy import special, stats
 
 import nbcourse.experiments as ex
-from nbcourse.experiments import cli, comparison, draws, exact, fast
 from nbcourse.experiments import (
     PAPER_VALUES,
+    cli,
     compare_models,
     compare_observations,
+    comparison,
+    draws,
+    exact,
+    fast,
     fig2_data,
     fig3_data,
     log_posteriors,
