@@ -9,8 +9,8 @@ to :mod:`.exact`), :func:`iter_counts` (every chunk of a cell) and
 For sampled classifiers almost every joint probability is a normal float, so
 the counts can be taken without logs and exps.  Each classifier is either
 decided in plain floating point, where every comparison clears a margin far
-above the rounding error, or marked unsafe and recomputed by the log-space
-engine above.  The counts are therefore the log-space engine's counts.
+above the rounding error, or marked unsafe and recomputed by the exact engine
+(:mod:`.exact`).  The counts are therefore the exact engine's counts.
 """
 
 from __future__ import annotations
