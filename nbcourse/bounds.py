@@ -147,11 +147,16 @@ def log_q_minus_from_terms(log1m_theta, axis: int = -1):
     >>> np.exp(log_q_minus_from_terms(np.log1p(-np.array([0.5, 0.25, 0.25]))))
     array([0.5625, 0.375 , 0.375 ])
     """
-    terms = np.moveaxis(np.asarray(log1m_theta, dtype=float), axis, -1)
-    out = np.zeros_like(terms)
-    np.cumsum(terms[..., :-1], axis=-1, out=out[..., 1:])
-    out[..., :-1] += np.cumsum(terms[..., :0:-1], axis=-1)[..., ::-1]
-    return np.moveaxis(out, -1, axis)
+    terms = np.moveaxis(np.asarray(log1m_theta, dtype=float), axis, 0)  # a view, K first
+    out = np.empty_like(terms)
+    out[0, ...] = 0.0
+    for k in range(1, terms.shape[0]):  # sums before j: a loop over K of whole slices
+        np.add(out[k - 1, ...], terms[k - 1, ...], out=out[k, ...])
+    after = np.zeros_like(terms[0, ...])
+    for k in range(terms.shape[0] - 2, -1, -1):  # plus sums after j
+        after += terms[k + 1, ...]
+        out[k, ...] += after
+    return np.moveaxis(out, 0, axis)
 
 
 def log_f_j(theta, j):
