@@ -7,6 +7,22 @@ Every public name of the modules listed in :data:`MODULES` is available here: th
 package re-exports each module's own ``__all__``.  The modules are imported on first
 use, so ``import nbcourse`` (and ``from nbcourse.grading import check`` in a
 student's notebook) loads neither scikit-learn, SciPy nor Matplotlib.
+
+Conventions shared by every module
+----------------------------------
+* Names follow the maths: ``n_values`` is the number of values of each feature
+  (``V_j`` in Duda, Hart & Stork; an array, one entry per feature) and ``K`` the
+  number of values of Williams' single categorical feature (a scalar); ``C`` is
+  the number of classes, ``pi`` the priors and ``theta`` the class-conditional
+  probabilities.  Values and classes are 0-based codes.
+* Random functions take ``seed``: None, an int, a SeedSequence or a Generator
+  (:func:`nbcourse._validation.check_seed`).
+* Bad arguments raise ValueError or TypeError saying
+  ``"<name> must be <what was expected>, got <what was given>"``.
+* A posterior that does not exist (every class gives the observation probability
+  0) raises, or is NaN on request (:func:`nbcourse._logspace.log_normalise`).
+* Functions shared with scikit-learn take their arguments in its order
+  (``log_loss(y, proba)``).
 """
 
 import importlib
