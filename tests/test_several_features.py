@@ -131,6 +131,10 @@ def test_sparse_dirichlet_with_many_values_stays_finite():
 def test_simulation_rejects_bad_arguments():
     with pytest.raises(ValueError, match="n_features must be an integer >= 1"):
         simulate_several_features(0, 3, 1.0)
+    with pytest.raises(TypeError, match="n_features must be an integer >= 1, got 2.5"):
+        simulate_several_features(2.5, 3, 1.0)
+    with pytest.raises(TypeError, match="K must be an integer >= 2, got 2.5"):
+        simulate_several_features(2, 2.5, 1.0)
     with pytest.raises(ValueError, match="alpha must be a finite number > 0"):
         simulate_several_features(1, 3, 0.0)
     with pytest.raises(ValueError, match="K"):
