@@ -30,8 +30,7 @@ from functools import partial
 
 import numpy as np
 
-from nbcourse import experiments as ex
-from nbcourse.experiments import PAPER_VALUES, compare_models, paper_table
+from nbcourse.experiments import PAPER_VALUES, compare_models, draws, exact, fast, paper_table
 
 C = 4
 
@@ -148,28 +147,28 @@ def _log_r(joint):
 def engine_parts(K, alpha, n, seed=0):
     """Seconds spent drawing, in the fast path and in the log-space engine alone, and the
     share of classifiers the fast path hands over, for the same ``n`` classifiers."""
-    _, _, _, _, prior_alpha, ss = ex._check_cell(K, alpha, n, C, 1.0, seed)
-    draw = fast = log_only = 0.0
+    _, _, _, _, prior_alpha, ss = draws.check_cell(K, alpha, n, C, 1.0, seed)
+    draw = fast_s = log_only = 0.0
     handed = 0
-    scratch = ex._Scratch()
-    draws = ex._iter_draws(K, alpha, n, C, prior_alpha, ss, scratch)
+    scratch = draws.Scratch()
+    chunks = draws.iter_draws(K, alpha, n, C, prior_alpha, ss, scratch)
     while True:
         t = time.process_time()
         try:
-            pi, theta = next(draws)
+            pi, theta = next(chunks)
         except StopIteration:
             break
         t1 = time.process_time()
-        ex._fast_counts(pi, theta, scratch)
+        fast.chunk_counts(pi, theta, scratch)
         t2 = time.process_time()
-        lp, lx = ex._engine_layout(pi.log(), theta.log())
-        ex._block_counts(lp - ex._logsumexp(lp, axis=0, keepdims=True), lx)
+        lp, lx = draws.engine_layout(pi.log(), theta.log())
+        exact.block_counts(lp - np.logaddexp.reduce(lp, axis=0, keepdims=True), lx)
         t3 = time.process_time()
-        draw, fast, log_only = draw + t1 - t, fast + t2 - t1, log_only + t3 - t2
-        handed += int(ex._linear_counts(
+        draw, fast_s, log_only = draw + t1 - t, fast_s + t2 - t1, log_only + t3 - t2
+        handed += int(fast.linear_counts(
             np.ascontiguousarray(pi.values.T),
             np.ascontiguousarray(np.transpose(theta.values, (2, 1, 0))))[2].sum())
-    return draw, fast, log_only, handed / n
+    return draw, fast_s, log_only, handed / n
 
 
 def main(argv=None):
@@ -254,9 +253,9 @@ def main(argv=None):
                                                       "handed"))
     for cell in PAPER_VALUES:
         m = max(args.n // 10, 10_000)
-        draw, fast, log_only, share = engine_parts(cell.K, cell.alpha, m, seed=3)
+        draw, fast_s, log_only, share = engine_parts(cell.K, cell.alpha, m, seed=3)
         per = 1e9 / (m * cell.K)
-        print(f"  K={cell.K:<2} a={cell.alpha_label:<3} {draw * per:>6.0f} {fast * per:>10.0f} "
+        print(f"  K={cell.K:<2} a={cell.alpha_label:<3} {draw * per:>6.0f} {fast_s * per:>10.0f} "
               f"{log_only * per:>14.0f} {share:>10.2%}")
     print()
 

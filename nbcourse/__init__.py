@@ -2,170 +2,83 @@
 
 Part I follows Duda, Hart & Stork (2001) §2.9 (binary features, linear discriminants);
 Part II follows Williams (2024) (categorical versus product-of-Bernoullis naive Bayes).
-Every public name is listed in ``__all__``; each section below belongs to one module.
+
+Every public name of the modules listed in :data:`MODULES` is available here: the
+package re-exports each module's own ``__all__``.  The modules are imported on first
+use, so ``import nbcourse`` (and ``from nbcourse.grading import check`` in a
+student's notebook) loads neither scikit-learn, SciPy nor Matplotlib.
+
+Conventions shared by every module
+----------------------------------
+* Names follow the maths: ``n_values`` is the number of values of each feature
+  (``V_j`` in Duda, Hart & Stork; an array, one entry per feature) and ``K`` the
+  number of values of Williams' single categorical feature (a scalar); ``C`` is
+  the number of classes, ``pi`` the priors and ``theta`` the class-conditional
+  probabilities.  Values and classes are 0-based codes.
+* Random functions take ``seed``: None, an int, a SeedSequence or a Generator
+  (:func:`nbcourse._validation.check_seed`).
+* Bad arguments raise ValueError or TypeError saying
+  ``"<name> must be <what was expected>, got <what was given>"``.
+* A posterior that does not exist (every class gives the observation probability
+  0) raises, or is NaN on request (:func:`nbcourse._logspace.log_normalise`).
+* Functions shared with scikit-learn take their arguments in its order
+  (``log_loss(y, proba)``).
 """
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__: list[str] = ["__version__"]
-
-# --- discrete.py: Duda, Hart & Stork §2.9 ---
-from .discrete import (  # noqa: E402
-    binary_discriminant,
-    cube_corners,
-    decide,
-    estimate_binary,
-    linear_discriminant,
-    log_joint_binary,
-    log_likelihood_binary,
-    log_posterior_binary,
-    log_posterior_ratio,
-    two_class_discriminant,
+#: The modules whose ``__all__`` the package re-exports, in the order they are searched.
+MODULES = (
+    "binary",
+    "sampling",
+    "bounds",
+    "posteriors",
+    "encoding",
+    "naive_bayes",
+    "experiments",
+    "calibration",
+    "datasets",
+    "interact",
 )
 
-__all__ += [
-    "binary_discriminant",
-    "cube_corners",
-    "decide",
-    "estimate_binary",
-    "linear_discriminant",
-    "log_joint_binary",
-    "log_likelihood_binary",
-    "log_posterior_binary",
-    "log_posterior_ratio",
-    "two_class_discriminant",
-]
+#: Subpackages reachable as attributes (``nbcourse.plots``) without re-exporting their names.
+SUBPACKAGES = ("plots", "grading")
 
-# --- sampling.py: counting feature vectors, sampling binary naive Bayes data ---
-from .sampling import (  # noqa: E402
-    bernoulli_estimate_mse,
-    count_empty_cells,
-    expected_empty_cells,
-    n_feature_vectors,
-    n_parameters_joint,
-    n_parameters_naive,
-    sample_binary_features,
-    sample_binary_naive_bayes,
-    sample_labels,
-    sample_uniform_codes,
-)
+_owner: dict[str, str] = {}  # public name -> module, filled as modules are imported
 
-__all__ += [
-    "bernoulli_estimate_mse",
-    "count_empty_cells",
-    "expected_empty_cells",
-    "n_feature_vectors",
-    "n_parameters_joint",
-    "n_parameters_naive",
-    "sample_binary_features",
-    "sample_binary_naive_bayes",
-    "sample_labels",
-    "sample_uniform_codes",
-]
 
-# --- naive_bayes.py: the categorical and product-of-Bernoullis models ---
-from .naive_bayes import (  # noqa: E402
-    CategoricalNB,
-    ProductOfBernoullisNB,
-    find_one_hot_groups,
-    one_hot,
-    one_hot_groups,
-    variance_inflation_factors,
-)
+def _module(name: str):
+    module = importlib.import_module(f"{__name__}.{name}")
+    for public in module.__all__:
+        _owner.setdefault(public, name)
+    return module
 
-__all__ += [
-    "CategoricalNB",
-    "ProductOfBernoullisNB",
-    "find_one_hot_groups",
-    "one_hot",
-    "one_hot_groups",
-    "variance_inflation_factors",
-]
 
-# --- onehot.py: Williams (2024) analysis of Q^{-j} ---
-from .onehot import (  # noqa: E402
-    categorical_linear_weights,
-    f_j,
-    guaranteed_more_extreme,
-    linear_score,
-    log_f_j,
-    log_posterior_categorical,
-    log_posterior_pob,
-    log_q_minus_all,
-    log_q_minus_j,
-    lower_bound,
-    pob_linear_weights,
-    posterior_categorical,
-    posterior_pob,
-    posterior_table,
-    q_minus_j,
-    q_minus_j_at_centre,
-    theta_at_centre,
-    upper_bound,
-)
+def _all_names() -> list[str]:
+    for name in MODULES:
+        _module(name)
+    return ["__version__", *_owner]
 
-__all__ += [
-    "categorical_linear_weights",
-    "f_j",
-    "guaranteed_more_extreme",
-    "linear_score",
-    "log_f_j",
-    "log_posterior_categorical",
-    "log_posterior_pob",
-    "log_q_minus_all",
-    "log_q_minus_j",
-    "lower_bound",
-    "pob_linear_weights",
-    "posterior_categorical",
-    "posterior_pob",
-    "posterior_table",
-    "q_minus_j",
-    "q_minus_j_at_centre",
-    "theta_at_centre",
-    "upper_bound",
-]
 
-# --- experiments.py: Williams (2024) §3 experiments ---
-from .experiments import (  # noqa: E402, I001
-    PAPER_VALUES, Fig3Data, ModelComparison, ObservationComparison, PaperCell, PaperTable,
-    SamplingDistribution, compare_models, compare_observations, fig2_data, fig3_data,
-    log_posteriors, paper_consistency, paper_table, prior_alpha_evidence,
-    sample_log_classifiers, sample_log_dirichlet, sampling_distribution, simulate_replicates,
-)
-__all__ += [
-    "PAPER_VALUES", "Fig3Data", "ModelComparison", "ObservationComparison", "PaperCell",
-    "PaperTable", "SamplingDistribution", "compare_models", "compare_observations", "fig2_data",
-    "fig3_data", "log_posteriors", "paper_consistency", "paper_table", "prior_alpha_evidence",
-    "sample_log_classifiers", "sample_log_dirichlet", "sampling_distribution",
-    "simulate_replicates",
-]
+def __getattr__(name: str):
+    if name == "__all__":
+        return _all_names()
+    if name.startswith("_"):  # probes such as __wrapped__ must not import every module
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in MODULES or name in SUBPACKAGES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name not in _owner:
+        for module in MODULES:
+            if name in _module(module).__all__:
+                break
+    if name in _owner:
+        value = getattr(importlib.import_module(f"{__name__}.{_owner[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-# --- interact.py: interactive figures ---
-from .interact import Explorer, explore  # noqa: E402, I001
-__all__ += ["Explorer", "explore"]
 
-# --- datasets.py and plots.py ---
-from .datasets import CountTable, expand_counts, hair_eye_color, titanic  # noqa: E402, I001
-__all__ += ["CountTable", "expand_counts", "hair_eye_color", "titanic"]
-
-# --- evaluation.py ---
-from .evaluation import (  # noqa: E402, I001
-    CrossValidation,
-    FeatureSimulation,
-    Reliability,
-    cross_validate_models,
-    expected_calibration_error,
-    log_loss,
-    reliability_bins,
-    simulate_several_features,
-)
-__all__ += [
-    "CrossValidation",
-    "FeatureSimulation",
-    "Reliability",
-    "cross_validate_models",
-    "expected_calibration_error",
-    "log_loss",
-    "reliability_bins",
-    "simulate_several_features",
-]
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_all_names()))

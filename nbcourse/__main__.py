@@ -11,7 +11,7 @@ import importlib
 import sys
 
 COMMANDS = {
-    "reproduce": ("nbcourse.experiments", "main"),
+    "reproduce": ("nbcourse.experiments.cli", "main"),
     "grade": ("nbcourse.grading.cli", "grade_main"),
     "gradescope": ("nbcourse.grading.cli", "gradescope_main"),
 }

@@ -3,8 +3,16 @@
 Each function checks one kind of argument, converts it to a NumPy array (or a
 Python scalar) and returns it, or raises :class:`ValueError` /
 :class:`TypeError` with a message that names the argument, says what was
-expected and shows what was given.  They are deliberately general so that other
-modules (experiments, grading) can reuse them.
+expected and shows what was given, always in the form
+``"<name> must be <what was expected>, got <what was given>"``.  Every module of
+the library (the estimators, the experiments, the figures) validates through them.
+
+Random state
+------------
+Every random function takes ``seed``: ``None`` (fresh entropy), a non-negative
+int, a :class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`
+(used as it is, so a notebook can thread one generator through several calls).
+:func:`check_seed` and :func:`as_generator` implement that convention.
 
 Tolerance
 ---------
@@ -33,16 +41,22 @@ import numpy as np
 __all__ = [
     "ROW_SUM_ATOL",
     "as_real_array",
+    "as_generator",
     "check_alpha",
     "check_binary",
+    "check_classifier",
     "check_codes",
     "check_index",
+    "check_int",
     "check_labels",
     "check_n_categories",
     "check_ndim",
+    "check_positive",
     "check_probabilities",
     "check_same_shape",
+    "check_seed",
     "check_simplex",
+    "check_theta",
 ]
 
 #: Absolute tolerance on ``|sum(row) - 1|`` for rows on the probability simplex.
@@ -432,3 +446,138 @@ def check_labels(y, n_samples: int, name: str = "y") -> np.ndarray:
             f"({_describe(np.unique(arr))})"
         )
     return arr
+
+
+def check_int(x, name: str, minimum: int = 0) -> int:
+    """Return ``x`` as a Python int after checking it is an integer ``>= minimum``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an integer (booleans and floats such as 2.5 are refused).
+    ValueError
+        If ``x < minimum``.
+
+    Examples
+    --------
+    >>> check_int(3, "n", 1)
+    3
+    >>> check_int(0, "n", 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be an integer >= 1, got 0
+    """
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Integral):
+        raise TypeError(f"{name} must be an integer >= {minimum}, got {_describe(x)}")
+    if int(x) < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {int(x)}")
+    return int(x)
+
+
+def check_positive(x, name: str) -> float:
+    """Return ``x`` as a float after checking it is a finite real number ``> 0``.
+
+    Examples
+    --------
+    >>> check_positive(0.5, "alpha")
+    0.5
+    >>> check_positive(0, "alpha")
+    Traceback (most recent call last):
+    ...
+    ValueError: alpha must be a finite number > 0, got 0.0
+    """
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be a finite number > 0, got {_describe(x)}")
+    value = float(x)
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return value
+
+
+def check_seed(seed, name: str = "seed") -> np.random.SeedSequence:
+    """A :class:`numpy.random.SeedSequence` from the library's random-state convention.
+
+    ``seed`` may be ``None``, a non-negative int, a SeedSequence (returned as it
+    is) or a Generator (which supplies the entropy, so the result depends on the
+    generator's state and advances it).
+
+    Examples
+    --------
+    >>> check_seed(3).entropy
+    3
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(seed.integers(0, 2**63, size=2).tolist())
+    if seed is None:
+        return np.random.SeedSequence()
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise TypeError(
+            f"{name} must be None, a non-negative int, a numpy SeedSequence or Generator, "
+            f"got {_describe(seed)}"
+        )
+    return np.random.SeedSequence(int(seed))
+
+
+def as_generator(seed, name: str = "seed") -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from ``seed`` (see :func:`check_seed`).
+
+    A Generator is returned as it is (not reseeded), so successive calls that
+    share one generator continue its stream.
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0)
+    >>> as_generator(g) is g
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.Generator(np.random.PCG64(check_seed(seed, name)))
+
+
+def check_theta(theta, name: str = "theta") -> np.ndarray:
+    """Probability vectors along the last axis (shape ``(..., K)``, ``K >= 2``).
+
+    Examples
+    --------
+    >>> check_theta([0.25, 0.75]).shape
+    (2,)
+    """
+    arr = check_simplex(theta, name)
+    check_n_categories(arr.shape[-1], f"the last axis of {name} (K)")
+    return arr
+
+
+def check_classifier(pi, theta) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a classifier with one categorical feature: ``pi`` (..., C) and ``theta`` (..., C, K).
+
+    Both hold rows on the simplex; they must have the same number of classes
+    ``C`` and leading axes that broadcast against each other.
+
+    Examples
+    --------
+    >>> pi, theta = check_classifier([0.5, 0.5], [[0.2, 0.8], [0.6, 0.4]])
+    >>> pi.shape, theta.shape
+    ((2,), (2, 2))
+    """
+    theta = check_theta(theta)
+    if theta.ndim < 2:
+        raise ValueError(
+            f"theta must have shape (..., C, K) (one row per class), got shape {theta.shape}"
+        )
+    pi = check_simplex(pi, "pi")
+    if pi.shape[-1] != theta.shape[-2]:
+        raise ValueError(
+            f"pi and theta must have the same number of classes C: pi has shape {pi.shape} "
+            f"(C = {pi.shape[-1]}) but theta has shape {theta.shape} (C = {theta.shape[-2]})"
+        )
+    try:
+        np.broadcast_shapes(pi.shape[:-1], theta.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the leading axes of pi {pi.shape[:-1]} and theta {theta.shape[:-2]} "
+            "must broadcast against each other"
+        ) from None
+    return pi, theta

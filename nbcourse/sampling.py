@@ -23,15 +23,16 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from ._validation import (
     _describe,
+    as_generator,
     as_real_array,
     check_alpha,
     check_codes,
+    check_int,
     check_ndim,
     check_probabilities,
     check_simplex,
@@ -54,7 +55,7 @@ __all__ = [
 # --------------------------------------------------------------------------- validation
 
 
-def _check_cardinalities(V, name: str = "V") -> list[int]:
+def _check_n_values(V, name: str = "n_values") -> list[int]:
     """Return the numbers of values per feature as a list of Python ints >= 1."""
     arr = np.asarray(V)
     if arr.ndim == 0:
@@ -70,31 +71,10 @@ def _check_cardinalities(V, name: str = "V") -> list[int]:
     return [int(v) for v in arr]
 
 
-def _check_count(n, name: str, minimum: int = 0) -> int:
-    """Return ``n`` as a Python int, checking it is an integer >= ``minimum``."""
-    if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"{name} must be an integer >= {minimum}, got {_describe(n)}")
-    if int(n) < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {int(n)}")
-    return int(n)
-
-
-def _check_rng(rng) -> np.random.Generator:
-    """Return a Generator from ``rng`` (a Generator or an integer seed); refuse ``None``."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool | np.bool_):
-        return np.random.default_rng(int(rng))
-    raise TypeError(
-        "rng must be a numpy.random.Generator or an integer seed (results must be "
-        f"reproducible), got {_describe(rng)}"
-    )
-
-
 # --------------------------------------------------------------------------- counting
 
 
-def n_feature_vectors(V) -> int:
+def n_feature_vectors(n_values) -> int:
     """Number of distinct feature vectors ``V = prod_j V_j``.
 
     Duda, Hart & Stork (2001), §2.9: with ``d`` discrete features, feature ``j``
@@ -102,8 +82,8 @@ def n_feature_vectors(V) -> int:
 
     Parameters
     ----------
-    V : int or sequence of int, shape (d,)
-        Number of values of each feature (each ``>= 1``).
+    n_values : int or sequence of int, shape (d,)
+        Number of values ``V_j`` of each feature (each ``>= 1``).
 
     Returns
     -------
@@ -117,10 +97,10 @@ def n_feature_vectors(V) -> int:
     >>> n_feature_vectors([2] * 100) == 2 ** 100
     True
     """
-    return math.prod(_check_cardinalities(V))
+    return math.prod(_check_n_values(n_values))
 
 
-def n_parameters_joint(V, n_classes: int = 2) -> int:
+def n_parameters_joint(n_values, n_classes: int = 2) -> int:
     """Free parameters of one full table ``P(x | omega_i)`` per class.
 
     Each class needs a probability for every one of the ``V = prod_j V_j``
@@ -128,8 +108,8 @@ def n_parameters_joint(V, n_classes: int = 2) -> int:
 
     Parameters
     ----------
-    V : int or sequence of int, shape (d,)
-        Number of values of each feature.
+    n_values : int or sequence of int, shape (d,)
+        Number of values ``V_j`` of each feature.
     n_classes : int, default 2
         Number of classes ``c``.
 
@@ -142,11 +122,11 @@ def n_parameters_joint(V, n_classes: int = 2) -> int:
     >>> n_parameters_joint([2, 2, 2], n_classes=1)
     7
     """
-    c = _check_count(n_classes, "n_classes", minimum=1)
-    return c * (n_feature_vectors(V) - 1)
+    c = check_int(n_classes, "n_classes", 1)
+    return c * (n_feature_vectors(n_values) - 1)
 
 
-def n_parameters_naive(V, n_classes: int = 2) -> int:
+def n_parameters_naive(n_values, n_classes: int = 2) -> int:
     """Free parameters of a naive Bayes model ``prod_j P(x_j | omega_i)``.
 
     Under conditional independence each class needs one distribution per
@@ -155,8 +135,8 @@ def n_parameters_naive(V, n_classes: int = 2) -> int:
 
     Parameters
     ----------
-    V : int or sequence of int, shape (d,)
-        Number of values of each feature.
+    n_values : int or sequence of int, shape (d,)
+        Number of values ``V_j`` of each feature.
     n_classes : int, default 2
         Number of classes ``c``.
 
@@ -169,19 +149,19 @@ def n_parameters_naive(V, n_classes: int = 2) -> int:
     >>> n_parameters_naive([2, 2, 2], n_classes=1)
     3
     """
-    c = _check_count(n_classes, "n_classes", minimum=1)
-    return c * sum(v - 1 for v in _check_cardinalities(V))
+    c = check_int(n_classes, "n_classes", 1)
+    return c * sum(v - 1 for v in _check_n_values(n_values))
 
 
-def count_empty_cells(X, V) -> int:
+def count_empty_cells(X, n_values) -> int:
     """Number of the ``V = prod_j V_j`` feature vectors that never occur in ``X``.
 
     Parameters
     ----------
     X : array_like of int, shape (N, d)
         A sample of feature vectors; column ``j`` holds codes ``0 .. V_j - 1``.
-    V : sequence of int, shape (d,)
-        Number of values of each feature.
+    n_values : sequence of int, shape (d,)
+        Number of values ``V_j`` of each feature.
 
     Returns
     -------
@@ -193,21 +173,21 @@ def count_empty_cells(X, V) -> int:
     >>> count_empty_cells([[0, 1], [0, 1], [1, 1]], [2, 2])
     2
     """
-    cards = _check_cardinalities(V)
+    n_values = _check_n_values(n_values)
     X = check_codes(X, "X")
-    if X.shape[1] != len(cards):
+    if X.shape[1] != len(n_values):
         raise ValueError(
-            f"X must have one column per entry of V ({len(cards)}), got {X.shape[1]} columns"
+            f"X must have one column per entry of n_values ({len(n_values)}), got {X.shape[1]} columns"
         )
-    too_big = X >= np.asarray(cards)
+    too_big = X >= np.asarray(n_values)
     if too_big.any():
         i, j = (int(k) for k in np.argwhere(too_big)[0])
         raise ValueError(
-            f"X column {j} must hold codes 0..{cards[j] - 1} (V[{j}] = {cards[j]}); "
+            f"X column {j} must hold codes 0..{n_values[j] - 1} (n_values[{j}] = {n_values[j]}); "
             f"entry ({i}, {j}) is {int(X[i, j])}"
         )
     n_seen = np.unique(X, axis=0).shape[0]
-    return math.prod(cards) - n_seen
+    return math.prod(n_values) - n_seen
 
 
 def expected_empty_cells(n_cells, N):
@@ -292,17 +272,18 @@ def bernoulli_estimate_mse(p, n, alpha=0.0):
 # --------------------------------------------------------------------------- sampling
 
 
-def sample_uniform_codes(V, N: int, *, rng) -> np.ndarray:
+def sample_uniform_codes(n_values, N: int, *, seed) -> np.ndarray:
     """Draw ``N`` feature vectors uniformly from the ``prod_j V_j`` possible ones.
 
     Parameters
     ----------
-    V : sequence of int, shape (d,)
-        Number of values of each feature.
+    n_values : sequence of int, shape (d,)
+        Number of values ``V_j`` of each feature.
     N : int
         Sample size.
-    rng : numpy.random.Generator or int
-        Source of randomness (an int is used as a seed).
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Source of randomness, by the library's convention (a Generator is used as
+        it is, so successive calls can share one stream).
 
     Returns
     -------
@@ -310,16 +291,16 @@ def sample_uniform_codes(V, N: int, *, rng) -> np.ndarray:
 
     Examples
     --------
-    >>> sample_uniform_codes([2, 3], 4, rng=0).shape
+    >>> sample_uniform_codes([2, 3], 4, seed=0).shape
     (4, 2)
     """
-    cards = _check_cardinalities(V)
-    n = _check_count(N, "N")
-    gen = _check_rng(rng)
-    return gen.integers(0, np.asarray(cards), size=(n, len(cards)), dtype=np.int64)
+    n_values = _check_n_values(n_values)
+    n = check_int(N, "N", 0)
+    gen = as_generator(seed)
+    return gen.integers(0, np.asarray(n_values), size=(n, len(n_values)), dtype=np.int64)
 
 
-def sample_labels(priors, n: int, *, rng) -> np.ndarray:
+def sample_labels(priors, n: int, *, seed) -> np.ndarray:
     """Draw ``n`` class labels ``0 .. c-1`` with probabilities ``priors``.
 
     Parameters
@@ -328,7 +309,8 @@ def sample_labels(priors, n: int, *, rng) -> np.ndarray:
         Prior probabilities ``P(omega_i)``, summing to 1.
     n : int
         Number of labels.
-    rng : numpy.random.Generator or int
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        As in :func:`sample_uniform_codes`.
 
     Returns
     -------
@@ -336,13 +318,13 @@ def sample_labels(priors, n: int, *, rng) -> np.ndarray:
 
     Examples
     --------
-    >>> sample_labels([0.0, 1.0], 3, rng=1)
+    >>> sample_labels([0.0, 1.0], 3, seed=1)
     array([1, 1, 1])
     """
     pri = check_simplex(priors, "priors")
     check_ndim(pri, 1, "priors")
-    size = _check_count(n, "n")
-    gen = _check_rng(rng)
+    size = check_int(n, "n", 0)
+    gen = as_generator(seed)
     # Inverse-CDF sampling; exact zeros in ``priors`` are never drawn.
     cdf = np.cumsum(pri)
     cdf[-1] = 1.0
@@ -350,7 +332,7 @@ def sample_labels(priors, n: int, *, rng) -> np.ndarray:
     return np.minimum(y, pri.size - 1).astype(np.int64)
 
 
-def sample_binary_features(P, y, *, rng) -> np.ndarray:
+def sample_binary_features(P, y, *, seed) -> np.ndarray:
     """Draw binary feature vectors given their classes, features independent.
 
     Row ``n`` has ``x_j ~ Bernoulli(P[y[n], j])`` independently for each ``j``:
@@ -363,7 +345,8 @@ def sample_binary_features(P, y, *, rng) -> np.ndarray:
         ``P[i, j] = P(x_j = 1 | omega_i)`` (0-based class ``i`` and feature ``j``).
     y : array_like of int, shape (n,)
         Class of each row, in ``0 .. c-1``.
-    rng : numpy.random.Generator or int
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        As in :func:`sample_uniform_codes`.
 
     Returns
     -------
@@ -371,7 +354,7 @@ def sample_binary_features(P, y, *, rng) -> np.ndarray:
 
     Examples
     --------
-    >>> sample_binary_features([[0.0, 1.0], [1.0, 0.0]], [0, 1, 0], rng=0)
+    >>> sample_binary_features([[0.0, 1.0], [1.0, 0.0]], [0, 1, 0], seed=0)
     array([[0, 1],
            [1, 0],
            [0, 1]])
@@ -384,12 +367,12 @@ def sample_binary_features(P, y, *, rng) -> np.ndarray:
             f"y must hold classes 0..{probs.shape[0] - 1} (one per row of P), "
             f"got a label {int(labels.max())}"
         )
-    gen = _check_rng(rng)
+    gen = as_generator(seed)
     u = gen.random((labels.size, probs.shape[1]))
     return (u < probs[labels]).astype(np.int64)
 
 
-def sample_binary_naive_bayes(P, priors, n: int, *, rng) -> tuple[np.ndarray, np.ndarray]:
+def sample_binary_naive_bayes(P, priors, n: int, *, seed) -> tuple[np.ndarray, np.ndarray]:
     """Draw ``n`` labelled samples from a binary naive Bayes model.
 
     The class is drawn from ``priors``, then each feature independently from
@@ -403,7 +386,8 @@ def sample_binary_naive_bayes(P, priors, n: int, *, rng) -> tuple[np.ndarray, np
         ``P(omega_i)``.
     n : int
         Sample size.
-    rng : numpy.random.Generator or int
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        As in :func:`sample_uniform_codes`.
 
     Returns
     -------
@@ -412,7 +396,7 @@ def sample_binary_naive_bayes(P, priors, n: int, *, rng) -> tuple[np.ndarray, np
 
     Examples
     --------
-    >>> X, y = sample_binary_naive_bayes([[0.8, 0.8], [0.5, 0.5]], [0.5, 0.5], 5, rng=0)
+    >>> X, y = sample_binary_naive_bayes([[0.8, 0.8], [0.5, 0.5]], [0.5, 0.5], 5, seed=0)
     >>> X.shape, y.shape
     ((5, 2), (5,))
     """
@@ -423,7 +407,7 @@ def sample_binary_naive_bayes(P, priors, n: int, *, rng) -> tuple[np.ndarray, np
         raise ValueError(
             f"priors must have one entry per row of P ({probs.shape[0]}), got shape {pri.shape}"
         )
-    gen = _check_rng(rng)
-    y = sample_labels(pri, n, rng=gen)
-    return sample_binary_features(probs, y, rng=gen), y
+    gen = as_generator(seed)
+    y = sample_labels(pri, n, seed=gen)
+    return sample_binary_features(probs, y, seed=gen), y
 

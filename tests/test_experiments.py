@@ -22,8 +22,13 @@ from scipy import special, stats
 import nbcourse.experiments as ex
 from nbcourse.experiments import (
     PAPER_VALUES,
+    cli,
     compare_models,
     compare_observations,
+    comparison,
+    draws,
+    exact,
+    fast,
     fig2_data,
     fig3_data,
     log_posteriors,
@@ -192,7 +197,7 @@ def test_engine_matches_log_space_reference_for_tiny_alpha(K, alpha):
     n = 40
     log_pi, log_theta = sample_log_classifiers(K, alpha, n, prior_alpha="alpha", seed=11)
     r = compare_models(K, alpha, n=n, prior_alpha="alpha", seed=11)
-    obs = ex._observation_comparison(log_pi.T.copy(), np.transpose(log_theta, (1, 2, 0)).copy(),
+    obs = comparison.observation_comparison(log_pi.T.copy(), np.transpose(log_theta, (1, 2, 0)).copy(),
                                      (n,))
     a = d = 0
     for i in range(n):
@@ -229,44 +234,21 @@ def test_log_posteriors_match_scikit_learn():
     assert_allclose(np.exp(lp_pob), sk_pob, atol=1e-8)
 
 
-def test_log_posteriors_agree_with_onehot_module():
-    """Cross-check of two independent implementations of eqs. 2 and 3."""
-    onehot = pytest.importorskip("nbcourse.onehot")
-    rng = np.random.default_rng(3)
-    pi, theta = random_params(rng, 25, 4, 6, zero_frac=0.3)
-    lp_cat, lp_pob = log_posteriors(pi, theta)
-    for j in range(6):
-        ref_cat = onehot.log_posterior_categorical(pi, theta, j, undefined="nan")
-        ref_pob = onehot.log_posterior_pob(pi, theta, j, undefined="nan")
-        dead = np.isnan(ref_cat).all(axis=-1)
-        assert_array_equal(np.isneginf(lp_cat[:, j]).all(axis=-1), dead)
-        assert_allclose(np.exp(lp_cat[~dead, j]), np.exp(ref_cat[~dead]), atol=1e-12)
-        assert_allclose(np.exp(lp_pob[~dead, j]), np.exp(ref_pob[~dead]), atol=1e-12)
-    # and on the engine's own sampled classifiers
-    log_pi, log_theta = sample_log_classifiers(6, 1 / 6, 50, prior_alpha="alpha", seed=4)
-    pi, theta = np.exp(log_pi), np.exp(log_theta)
-    pi /= pi.sum(-1, keepdims=True)
-    theta /= theta.sum(-1, keepdims=True)
-    lp_cat, lp_pob = log_posteriors(pi, theta)
-    for j in range(6):
-        assert_allclose(np.exp(lp_pob[:, j]), onehot.posterior_pob(pi, theta, j), atol=1e-12)
-        assert_allclose(np.exp(lp_cat[:, j]), onehot.posterior_categorical(pi, theta, j),
-                        atol=1e-12)
-
-
 def test_exact_zero_cases_by_hand():
     # theta_1 = e_0 exactly: Q^{-0} = 1 and Q^{-k} = 0 for k != 0
     pi = [0.25, 0.75]
     theta = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0]]
-    lp_cat, lp_pob = log_posteriors(pi, theta)
+    lp_cat, lp_pob = log_posteriors(pi, theta, undefined="nan")
     # x = 0: cat 0.25*1 vs 0.75*0.5; PoB 0.25*1*1*1 vs 0.75*0.5*0.5*1
     assert_allclose(np.exp(lp_cat[0]), [0.25 / 0.625, 0.375 / 0.625])
     assert_allclose(np.exp(lp_pob[0]), [0.25 / 0.4375, 0.1875 / 0.4375])
     # x = 1: only class 1 possible under both models
     assert_allclose(np.exp(lp_cat[1]), [0.0, 1.0])
     assert_allclose(np.exp(lp_pob[1]), [0.0, 1.0])
-    # x = 2: impossible under every class: all -inf, no NaN, no warning
-    assert np.all(np.isneginf(lp_cat[2])) and np.all(np.isneginf(lp_pob[2]))
+    # x = 2: impossible under every class: no posterior (NaN on request, else an error)
+    assert np.all(np.isnan(lp_cat[2])) and np.all(np.isnan(lp_pob[2]))
+    with pytest.raises(ValueError, match=r"posterior is undefined for 1 of 3 row\(s\)"):
+        log_posteriors(pi, theta)
     r = compare_observations(pi, theta)
     assert r.valid.tolist() == [True, True, False]
     assert r.pob_higher.tolist() == [False, False, False]  # x = 1: both exactly 1, a tie
@@ -284,16 +266,16 @@ def test_exact_zero_cases_by_hand():
 ])
 def test_fast_path_counts_equal_the_log_space_engine(K, alpha, C, prior_alpha):
     """Chunk by chunk, the counts of the plain floating-point path are the log engine's counts."""
-    K, alpha, n, C, prior_alpha, ss = ex._check_cell(K, alpha, 6000, C, prior_alpha, 4)
+    K, alpha, n, C, prior_alpha, ss = draws.check_cell(K, alpha, 6000, C, prior_alpha, 4)
     handed_over = 0
-    scratch = ex._Scratch()  # work arrays reused from chunk to chunk, as in compare_models
-    for pi, theta in ex._iter_draws(K, alpha, n, C, prior_alpha, ss, scratch):
-        lp, lx = ex._engine_layout(pi.log(), theta.log())
-        slow = ex._block_counts(lp - ex._logsumexp(lp, axis=0, keepdims=True), lx)
-        fast = ex._fast_counts(pi, theta, scratch)
-        for f, s in zip(fast, slow, strict=True):
+    scratch = draws.Scratch()  # work arrays reused from chunk to chunk, as in compare_models
+    for pi, theta in draws.iter_draws(K, alpha, n, C, prior_alpha, ss, scratch):
+        lp, lx = draws.engine_layout(pi.log(), theta.log())
+        slow = exact.block_counts(lp - np.logaddexp.reduce(lp, axis=0, keepdims=True), lx)
+        counted = fast.chunk_counts(pi, theta, scratch)
+        for f, s in zip(counted, slow, strict=True):
             assert_array_equal(f, s)
-        handed_over += int(ex._linear_counts(
+        handed_over += int(fast.linear_counts(
             np.ascontiguousarray(pi.values.T),
             np.ascontiguousarray(np.transpose(theta.values, (2, 1, 0))))[2].sum())
     if alpha < 0.01 or prior_alpha < 0.1:  # tiny weights: the log engine must take over
@@ -322,14 +304,14 @@ def test_fast_path_hands_ties_and_tiny_joints_to_the_log_engine():
     ]
     wp = np.ascontiguousarray(np.asarray(pi).T)
     wt = np.ascontiguousarray(np.transpose(np.asarray(theta), (2, 1, 0)))
-    _, _, unsafe = ex._linear_counts(wp, wt)
+    _, _, unsafe = fast.linear_counts(wp, wt)
     assert unsafe.tolist() == [False, True, True, True, True]
-    fast = ex._fast_counts(_Weights(pi), _Weights(theta))
-    lp, lx = ex._engine_layout(np.log(np.asarray(pi)), _Weights(theta).log())
-    slow = ex._block_counts(lp - ex._logsumexp(lp, axis=0, keepdims=True), lx)
-    for f, s in zip(fast, slow, strict=True):
+    counted = fast.chunk_counts(_Weights(pi), _Weights(theta))
+    lp, lx = draws.engine_layout(np.log(np.asarray(pi)), _Weights(theta).log())
+    slow = exact.block_counts(lp - np.logaddexp.reduce(lp, axis=0, keepdims=True), lx)
+    for f, s in zip(counted, slow, strict=True):
         assert_array_equal(f, s)
-    assert fast[2].tolist() == [3, 3, 3, 3, 2]  # the impossible observation is not counted
+    assert counted[2].tolist() == [3, 3, 3, 3, 2]  # the impossible observation is not counted
 
 
 # ----------------------------------------------------------------------------
@@ -379,9 +361,9 @@ def test_same_seed_same_numbers_in_a_fresh_process():
 @pytest.mark.parametrize("K,alpha,prior_alpha", [(10, 0.1, "alpha"), (3, 1 / 3, 1.0)])
 def test_first_classifiers_do_not_depend_on_n(K, alpha, prior_alpha):
     """Small-alpha draws are made in whole chunks, so a short run is a prefix of a long one."""
-    lp, lt = sample_log_classifiers(K, alpha, ex.BLOCK + 2 * ex._chunk_size(K) + 5,
+    lp, lt = sample_log_classifiers(K, alpha, ex.BLOCK + 2 * draws.chunk_size(K) + 5,
                                     prior_alpha=prior_alpha, seed=3)
-    for n in (1, 7, ex._chunk_size(K) + 1, ex.BLOCK + 1):
+    for n in (1, 7, draws.chunk_size(K) + 1, ex.BLOCK + 1):
         lp_n, lt_n = sample_log_classifiers(K, alpha, n, prior_alpha=prior_alpha, seed=3)
         assert_array_equal(lp_n, lp[:n])
         assert_array_equal(lt_n, lt[:n])
@@ -437,12 +419,12 @@ def test_dirichlet_marginal_is_beta_including_far_below_the_smallest_float():
 @pytest.mark.parametrize("a", [0.02, 0.1, 1 / 3, 0.9])
 def test_small_shape_gamma_draws_follow_the_gamma_law(a):
     """Gamma(a), a < 1: rejection-sampled Gamma(1 + a) times V**(1/a), checked against scipy."""
-    draws = ex._GammaDraws(np.random.default_rng(6), a, (200_000,))
-    assert stats.kstest(draws.values, stats.gamma(a).cdf).pvalue > 1e-3
-    log_x = draws.log()
+    gamma = draws.GammaDraws(np.random.default_rng(6), a, (200_000,))
+    assert stats.kstest(gamma.values, stats.gamma(a).cdf).pvalue > 1e-3
+    log_x = gamma.log()
     assert np.all(np.isfinite(log_x))
-    shown = draws.values > 1e-300
-    assert_allclose(np.exp(log_x[shown]), draws.values[shown], rtol=1e-13)
+    shown = gamma.values > 1e-300
+    assert_allclose(np.exp(log_x[shown]), gamma.values[shown], rtol=1e-13)
     # the left tail in log space: P(X < x) ~ x**a / Gamma(a + 1) as x -> 0
     log_q = np.quantile(log_x, 0.002)
     expected = math.exp(a * log_q - special.gammaln(a + 1))
@@ -452,7 +434,7 @@ def test_small_shape_gamma_draws_follow_the_gamma_law(a):
 def test_small_shape_gamma_draws_use_the_acceptance_uniform_as_v():
     """V = U / p(E) is uniform on (0, 1] given acceptance, and independent of E."""
     rng = np.random.default_rng(7)
-    head, log_tail = ex._small_gamma_parts(rng, 1 / 3, 200_000)
+    head, log_tail = draws.small_gamma_parts(rng, 1 / 3, 200_000)
     v = np.exp(log_tail / 3)  # log_tail = log(V) / a
     assert np.all((v > 0) & (v <= 1))
     assert stats.kstest(v, "uniform").pvalue > 1e-3
@@ -460,7 +442,7 @@ def test_small_shape_gamma_draws_use_the_acceptance_uniform_as_v():
     assert abs(stats.spearmanr(head, v)[0]) < 4 / math.sqrt(head.size)
     for a in (0.1, 1 / 3):  # first-round acceptance: Gamma(1 + a) e**a / (1 + a)**(1 + a)
         e = rng.standard_exponential(100_000)
-        _, rejected = ex._proposals(e, rng.random(e.size), a)
+        _, rejected = draws.proposals(e, rng.random(e.size), a)
         rate = math.exp(special.gammaln(1 + a) + a - (1 + a) * math.log1p(a))
         assert abs(1 - rejected.size / e.size - rate) < 0.005
 
@@ -579,35 +561,36 @@ def _fails_consistency(rows):
 
 
 def _bug_q_includes_j(monkeypatch):
-    monkeypatch.setattr(ex, "_log_q_minus_j", lambda l1: np.sum(l1, axis=1, keepdims=True) + 0 * l1)
+    monkeypatch.setattr(exact, "log_q_minus_from_terms",
+                        lambda l1, axis: np.sum(l1, axis=axis, keepdims=True) + 0 * l1)
 
     def q_all_k(q_all, one_minus, out):
         out[...] = q_all
         return out
 
-    monkeypatch.setattr(ex, "_linear_q_minus_j", q_all_k)
+    monkeypatch.setattr(fast, "linear_q_minus_j", q_all_k)
 
 
 def _bug_pob_without_prior(monkeypatch):
-    joint = ex._joint_logs
-    monkeypatch.setattr(ex, "_joint_logs", lambda lp, lx: (joint(lp, lx)[0],
+    joint = exact.joint_logs
+    monkeypatch.setattr(exact, "joint_logs", lambda lp, lx: (joint(lp, lx)[0],
                                                            joint(lp, lx)[1] - lp[:, None, :]))
-    linear = ex._linear_joints
+    linear = fast.linear_joints
 
     def without_prior(weights_pi, weights_theta, scratch=None):
         joints, q_all = linear(weights_pi, weights_theta, scratch)
         joints[:, weights_theta.shape[0]:] /= (weights_pi / weights_pi.sum(axis=0))[:, None, :]
         return joints, q_all
 
-    monkeypatch.setattr(ex, "_linear_joints", without_prior)
+    monkeypatch.setattr(fast, "linear_joints", without_prior)
 
 
 def _bug_alpha_ignored(monkeypatch):
-    class AlphaIgnored(ex._GammaDraws):
+    class AlphaIgnored(draws.GammaDraws):
         def __init__(self, rng, a, size, *args, **kwargs):
             super().__init__(rng, 1.0, size, *args, **kwargs)
 
-    monkeypatch.setattr(ex, "_GammaDraws", AlphaIgnored)
+    monkeypatch.setattr(draws, "GammaDraws", AlphaIgnored)
 
 
 @pytest.mark.parametrize("bug", [_bug_q_includes_j, _bug_pob_without_prior, _bug_alpha_ignored])
@@ -674,7 +657,7 @@ def test_fig2_points_respect_bounds_and_mirror():
     assert np.polyfit(x[near], y[near], 1)[0] > 1.0
     # eq. 11: f_c / f_d lies between l(theta_jc)/u(theta_jd) and u(theta_jc)/l(theta_jd)
     rng = np.random.default_rng(2)
-    lt = ex._log_simplex(ex._log_gamma(rng, 1.0, (2, K, 300)))[0]
+    lt = exact.log_simplex(draws.log_gamma(rng, 1.0, (2, K, 300)))[0]
     tc, td = np.exp(lt[0]).T.ravel(), np.exp(lt[1]).T.ravel()
     assert_allclose(np.log(tc / td), x, rtol=1e-12, atol=1e-12)
 
@@ -703,11 +686,11 @@ def test_fig3_data_shapes_and_no_nan():
     ({"K": 1}, ValueError, "K must be an integer >= 2"),
     ({"K": 3.0}, TypeError, "K must be an integer"),
     ({"K": True}, TypeError, "K must be an integer"),
-    ({"alpha": 0.0}, ValueError, "alpha must be a positive"),
-    ({"alpha": float("nan")}, ValueError, "alpha must be a positive"),
+    ({"alpha": 0.0}, ValueError, "alpha must be a finite number > 0"),
+    ({"alpha": float("nan")}, ValueError, "alpha must be a finite number > 0"),
     ({"n": 0}, ValueError, "n must be an integer >= 1"),
     ({"C": 1}, ValueError, "C must be an integer >= 2"),
-    ({"prior_alpha": -1.0}, ValueError, "prior_alpha must be a positive"),
+    ({"prior_alpha": -1.0}, ValueError, "prior_alpha must be a finite number > 0"),
     ({"prior_alpha": "beta"}, ValueError, 'prior_alpha must be a positive number or "alpha"'),
     ({"seed": -1}, TypeError, "seed must be None"),
     ({"seed": "x"}, TypeError, "seed must be None"),
@@ -719,11 +702,11 @@ def test_compare_models_rejects_bad_arguments(kwargs, exc, words):
 
 
 def test_parameters_are_validated():
-    with pytest.raises(ValueError, match="theta must sum to 1"):
+    with pytest.raises(ValueError, match="theta must have rows summing to 1"):
         compare_observations([0.5, 0.5], [[0.5, 0.6], [0.5, 0.5]])
-    with pytest.raises(ValueError, match="pi must have shape"):
+    with pytest.raises(ValueError, match="pi and theta must have the same number of classes"):
         compare_observations([0.2, 0.3, 0.5], [[0.5, 0.5], [0.5, 0.5]])
-    with pytest.raises(ValueError, match=r"pi must hold probabilities in \[0, 1\]"):
+    with pytest.raises(ValueError, match=r"pi must contain probabilities in \[0, 1\]"):
         log_posteriors([1.5, -0.5], [[0.5, 0.5], [0.5, 0.5]])
     with pytest.raises(TypeError, match="result must be a ModelComparison"):
         sampling_distribution({"K": 3})
@@ -732,14 +715,14 @@ def test_parameters_are_validated():
 
 
 def test_command_line(capsys):
-    assert ex.main(["--n", "50", "--seed", "3", "--prior-alpha", "alpha"]) == 0
+    assert cli.main(["--n", "50", "--seed", "3", "--prior-alpha", "alpha"]) == 0
     out = capsys.readouterr().out
     assert "n = 50 classifiers per cell" in out and "Dir(alpha)" in out
     t = paper_table(n=50, seed=3, prior_alpha="alpha")
     assert t.to_string() in out
-    assert ex.main(["--n", "0"]) == 2
-    assert "expected a positive integer" in capsys.readouterr().err
-    assert ex.main(["--prior-alpha", "-2"]) == 2
+    assert cli.main(["--n", "0"]) == 2
+    assert "expected an integer >= 1" in capsys.readouterr().err
+    assert cli.main(["--prior-alpha", "-2"]) == 2
 
 
 def test_module_entry_point():
@@ -747,3 +730,27 @@ def test_module_entry_point():
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "paper" in out.stdout and "74.70" in out.stdout
+
+
+def test_sampling_distribution_sd_is_the_closed_form():
+    """Variances add under convolution: sd = sqrt(n var_1) / (n K), var_1 from the per-classifier table."""
+    big = compare_models(6, 1 / 6, n=3000, seed=8)
+    K, n = 6, 100
+    p = big.pob_higher_table[K] / big.pob_higher_table[K].sum()
+    a = np.arange(K + 1)
+    var_1 = p @ a**2 - (p @ a) ** 2
+    dist = sampling_distribution(big, "pob_higher", n=n)
+    assert_allclose(dist.sd(), np.sqrt(n * var_1) / (n * K), rtol=1e-10)
+
+
+def test_locate_paper_values_takes_the_runs_in_paper_order():
+    table = paper_table(n=3000, seed=2)
+    rows = ex.locate_paper_values(table.results)
+    assert rows == paper_consistency(1.0, n_truth=3000, seed=2)
+    first = rows[0]
+    dist = sampling_distribution(table.results[0], "pob_higher")
+    assert_allclose(first["z"], (0.82 - dist.mean()) / dist.sd())
+    with pytest.raises(ValueError, match="one ModelComparison per paper cell"):
+        ex.locate_paper_values(table.results[:5])
+    with pytest.raises(ValueError, match="results must follow PAPER_VALUES"):
+        ex.locate_paper_values(table.results[::-1])

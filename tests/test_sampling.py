@@ -55,7 +55,7 @@ def test_parameter_counts_closed_forms():
     ],
 )
 def test_bad_cardinalities_are_named(V, err, words):
-    with pytest.raises(err, match="V must") as info:
+    with pytest.raises(err, match="n_values must") as info:
         n_feature_vectors(V)
     assert words in str(info.value)
 
@@ -80,9 +80,9 @@ def test_count_empty_cells_matches_set_difference():
 
 
 def test_count_empty_cells_rejects_out_of_range_codes():
-    with pytest.raises(ValueError, match=r"X column 1 must hold codes 0..1 \(V\[1\] = 2\)"):
+    with pytest.raises(ValueError, match=r"X column 1 must hold codes 0..1 \(n_values\[1\] = 2\)"):
         count_empty_cells([[0, 2]], [2, 2])
-    with pytest.raises(ValueError, match="one column per entry of V"):
+    with pytest.raises(ValueError, match="one column per entry of n_values"):
         count_empty_cells([[0, 1, 0]], [2, 2])
 
 
@@ -102,7 +102,7 @@ def test_expected_empty_cells_for_huge_V_is_precise():
 def test_expected_empty_cells_agrees_with_simulation():
     V = [2] * 6
     rng = np.random.default_rng(0)
-    sims = [count_empty_cells(sample_uniform_codes(V, 50, rng=rng), V) for _ in range(400)]
+    sims = [count_empty_cells(sample_uniform_codes(V, 50, seed=rng), V) for _ in range(400)]
     exact = expected_empty_cells(64, 50)
     se = np.std(sims) / np.sqrt(len(sims))
     assert abs(np.mean(sims) - exact) < 4 * se
@@ -145,7 +145,7 @@ def test_sample_binary_naive_bayes_frequencies():
     P = np.array([[0.8, 0.1, 0.5], [0.3, 0.95, 0.0]])
     priors = np.array([0.25, 0.75])
     n = 40_000
-    X, y = sample_binary_naive_bayes(P, priors, n, rng=np.random.default_rng(7))
+    X, y = sample_binary_naive_bayes(P, priors, n, seed=np.random.default_rng(7))
     assert X.shape == (n, 3) and y.shape == (n,)
     assert set(np.unique(X)) <= {0, 1}
     # Class frequencies and per-class feature frequencies within 4 standard errors.
@@ -161,26 +161,26 @@ def test_sample_binary_naive_bayes_frequencies():
 def test_features_are_independent_within_a_class():
     P = [[0.5, 0.5]]
     y = np.zeros(50_000, dtype=int)
-    X = sample_binary_features(P, y, rng=1)
+    X = sample_binary_features(P, y, seed=1)
     both = np.mean((X[:, 0] == 1) & (X[:, 1] == 1))
     assert abs(both - 0.25) < 4 * np.sqrt(0.25 * 0.75 / len(y))
 
 
 def test_sampling_is_deterministic_given_a_seed():
-    a = sample_binary_naive_bayes([[0.2, 0.7]], [1.0], 20, rng=11)
-    b = sample_binary_naive_bayes([[0.2, 0.7]], [1.0], 20, rng=np.random.default_rng(11))
+    a = sample_binary_naive_bayes([[0.2, 0.7]], [1.0], 20, seed=11)
+    b = sample_binary_naive_bayes([[0.2, 0.7]], [1.0], 20, seed=np.random.default_rng(11))
     assert_array_equal(a[0], b[0])
     assert_array_equal(a[1], b[1])
 
 
 def test_zero_priors_are_never_drawn():
-    y = sample_labels([0.5, 0.0, 0.5], 5000, rng=2)
+    y = sample_labels([0.5, 0.0, 0.5], 5000, seed=2)
     assert 1 not in set(y.tolist())
     assert set(y.tolist()) == {0, 2}
 
 
 def test_uniform_codes_cover_their_range():
-    X = sample_uniform_codes([2, 5], 2000, rng=0)
+    X = sample_uniform_codes([2, 5], 2000, seed=0)
     assert_array_equal(np.unique(X[:, 0]), [0, 1])
     assert_array_equal(np.unique(X[:, 1]), [0, 1, 2, 3, 4])
 
@@ -188,14 +188,14 @@ def test_uniform_codes_cover_their_range():
 @pytest.mark.parametrize(
     "call, err, text",
     [
-        (lambda: sample_binary_naive_bayes([[0.5]], [0.5, 0.5], 3, rng=0), ValueError,
+        (lambda: sample_binary_naive_bayes([[0.5]], [0.5, 0.5], 3, seed=0), ValueError,
          "priors must have one entry per row of P"),
-        (lambda: sample_binary_naive_bayes([[0.5]], [1.0], 3, rng=None), TypeError,
-         "rng must be a numpy.random.Generator or an integer seed"),
-        (lambda: sample_binary_features([[0.5]], [1], rng=0), ValueError,
+        (lambda: sample_binary_naive_bayes([[0.5]], [1.0], 3, seed="x"), TypeError,
+         "seed must be None, a non-negative int"),
+        (lambda: sample_binary_features([[0.5]], [1], seed=0), ValueError,
          "y must hold classes 0..0"),
-        (lambda: sample_labels([0.5, 0.6], 2, rng=0), ValueError, "priors must have rows"),
-        (lambda: sample_uniform_codes([2], -1, rng=0), ValueError, "N must be an integer >= 0"),
+        (lambda: sample_labels([0.5, 0.6], 2, seed=0), ValueError, "priors must have rows"),
+        (lambda: sample_uniform_codes([2], -1, seed=0), ValueError, "N must be an integer >= 0"),
     ],
 )
 def test_sampling_bad_input(call, err, text):

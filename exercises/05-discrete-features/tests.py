@@ -97,7 +97,7 @@ def _empty(V, N):
 
 
 def _empty_simulated():
-    X = sample_uniform_codes([2] * D_SIM, N_SIM, rng=SEED_SIM)
+    X = sample_uniform_codes([2] * D_SIM, N_SIM, seed=SEED_SIM)
     return count_empty_cells(X, [2] * D_SIM)
 
 

@@ -6,7 +6,7 @@ a new white-backed figure) and returns the Axes it drew on; the two-panel
 Okabe-Ito palette in :mod:`nbcourse.plots.style`; classes are told apart by
 marker shape as well as colour.
 
-Class indices are 0-based, as in :mod:`nbcourse.discrete`: class ``0`` is
+Class indices are 0-based, as in :mod:`nbcourse.binary`: class ``0`` is
 Duda's ``omega_1`` (decided when ``g(x) > 0``) and class ``1`` is ``omega_2``.
 """
 
@@ -21,7 +21,7 @@ from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
 from .._validation import as_real_array, check_ndim, check_same_shape
-from ..discrete import cube_corners, decide
+from ..binary import cube_corners, decide
 from ..sampling import expected_empty_cells, n_feature_vectors, n_parameters_naive
 from .style import COLORS, get_axes
 
@@ -356,7 +356,7 @@ def plot_cube_multiclass(W, w0, *, pair=(0, 1), ax=None, class_names=None, annot
     """Corners of the cube coloured by the multi-class decision, with one pairwise boundary.
 
     Corner ``x`` goes to the class with the largest ``g_c(x) = W[c]·x + w0[c]``
-    (:func:`nbcourse.discrete.decide`).  The plane drawn is where classes
+    (:func:`nbcourse.binary.decide`).  The plane drawn is where classes
     ``pair = (i, k)`` tie, ``(W[i] - W[k])·x + (w0[i] - w0[k]) = 0``; only the
     part of it where ``i`` and ``k`` beat every other class is a real boundary.
 

@@ -6,6 +6,8 @@ book is switched to its dark theme, and with a colour-blind-safe palette (Okabe 
 
 import matplotlib.pyplot as plt
 
+__all__ = ["COLORS", "get_axes"]
+
 COLORS = {
     "blue": "#0072B2",
     "orange": "#E69F00",

@@ -2,9 +2,9 @@
 
 Each function draws one figure of the book into ``ax`` (a new white-backed figure
 when ``ax`` is None) and returns the Axes.  Functions that reproduce a figure of
-the paper say which.  Quantities of the paper are computed by :mod:`nbcourse.onehot`;
+the paper say which.  Quantities of the paper are computed by :mod:`nbcourse.bounds`;
 figures that show simulation results take the arrays computed elsewhere
-(:mod:`nbcourse.experiments`, :mod:`nbcourse.evaluation`) so they stay cheap to test.
+(:mod:`nbcourse.experiments`, :mod:`nbcourse.calibration`) so they stay cheap to test.
 
 Index convention: ``j`` is 0-based (the paper's ``j = 1, ..., K``).
 """
@@ -17,7 +17,7 @@ from matplotlib.patches import Patch
 from matplotlib.tri import Triangulation
 
 from .._validation import as_real_array, check_n_categories, check_probabilities, check_simplex
-from ..onehot import lower_bound, q_minus_j, q_minus_j_at_centre, upper_bound
+from ..bounds import lower_bound, q_minus_j, q_minus_j_at_centre, upper_bound
 from .style import COLORS, get_axes
 
 __all__ = [
@@ -530,7 +530,7 @@ def plot_discriminant_weights(w_categorical, w_pob, *, value_names=None, ax=None
     return _finish(ax, "one-hot bit", "weight")
 
 
-# -------------------------------------------------------------- evaluation
+# -------------------------------------------------------------- calibration
 def plot_reliability(curves, *, ax=None, title: str | None = None):
     """Reliability diagram: observed accuracy against stated confidence, per model.
 

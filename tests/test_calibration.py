@@ -1,8 +1,7 @@
-"""Tests for nbcourse.evaluation: calibration statistics, the several-feature
-simulation and cross-validation of both models.
+"""Tests for nbcourse.calibration: calibration statistics and cross-validation of both models.
 
-Oracles: scikit-learn (log loss, CategoricalNB, BernoulliNB), explicit loops over
-bins and features written here, and nbcourse.onehot's single-feature posteriors.
+Oracles: scikit-learn (log loss, CategoricalNB, BernoulliNB) and explicit loops over
+bins written here.
 """
 
 import numpy as np
@@ -14,15 +13,13 @@ from sklearn.naive_bayes import BernoulliNB
 from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 from sklearn.preprocessing import OneHotEncoder
 
-from nbcourse.datasets import hair_eye_color, titanic
-from nbcourse.evaluation import (
+from nbcourse.calibration import (
     cross_validate_models,
     expected_calibration_error,
     log_loss,
     reliability_bins,
-    simulate_several_features,
 )
-from nbcourse.onehot import posterior_table
+from nbcourse.datasets import hair_eye_color, titanic
 
 
 def random_proba(rng, N, C):
@@ -35,21 +32,21 @@ def test_log_loss_matches_scikit_learn(C):
     rng = np.random.default_rng(C)
     p = random_proba(rng, 200, C)
     y = rng.integers(0, C, 200)
-    assert_allclose(log_loss(p, y), sk_log_loss(y, p, labels=list(range(C))), rtol=1e-12)
+    assert_allclose(log_loss(y, p), sk_log_loss(y, p, labels=list(range(C))), rtol=1e-12)
 
 
 def test_log_loss_zero_probability_is_infinite_without_warning():
     with np.errstate(all="raise"):
-        assert log_loss([[1.0, 0.0], [0.5, 0.5]], [1, 0]) == np.inf
+        assert log_loss([1, 0], [[1.0, 0.0], [0.5, 0.5]]) == np.inf
 
 
 def test_log_loss_rejects_bad_input():
     with pytest.raises(ValueError, match="proba"):
-        log_loss([[0.5, 0.6]], [0])
+        log_loss([0], [[0.5, 0.6]])
     with pytest.raises(ValueError, match="one label per row"):
-        log_loss([[0.5, 0.5]], [0, 1])
+        log_loss([0, 1], [[0.5, 0.5]])
     with pytest.raises(ValueError, match=r"class codes in range\(2\)"):
-        log_loss([[0.5, 0.5]], [2])
+        log_loss([2], [[0.5, 0.5]])
 
 
 # ------------------------------------------------------------ reliability
@@ -57,7 +54,7 @@ def test_reliability_bins_match_a_loop():
     rng = np.random.default_rng(3)
     p = random_proba(rng, 500, 3)
     y = rng.integers(0, 3, 500)
-    r = reliability_bins(p, y, n_bins=5)
+    r = reliability_bins(y, p, n_bins=5)
     conf, right = p.max(1), p.argmax(1) == y
     expected = []
     for lo, hi in zip(np.linspace(0, 1, 6)[:-1], np.linspace(0, 1, 6)[1:], strict=True):
@@ -70,11 +67,11 @@ def test_reliability_bins_match_a_loop():
     assert_array_equal(r.count, expected[:, 2])
     assert r.count.sum() == 500
     ece = np.sum(expected[:, 2] * np.abs(expected[:, 1] - expected[:, 0])) / 500
-    assert_allclose(expected_calibration_error(p, y, 5), ece)
+    assert_allclose(expected_calibration_error(y, p, 5), ece)
 
 
 def test_reliability_confidence_one_falls_in_last_bin():
-    r = reliability_bins([[1.0, 0.0], [0.0, 1.0]], [0, 0], n_bins=10)
+    r = reliability_bins([0, 0], [[1.0, 0.0], [0.0, 1.0]], n_bins=10)
     assert_array_equal(r.count, [2])
     assert_allclose(r.accuracy, [0.5])
     assert_allclose(r.edges[[0, -1]], [0, 1])
@@ -82,91 +79,7 @@ def test_reliability_confidence_one_falls_in_last_bin():
 
 def test_reliability_rejects_bad_bins():
     with pytest.raises(ValueError, match="n_bins must be an integer >= 1"):
-        reliability_bins([[0.5, 0.5]], [0], n_bins=0)
-
-
-# ------------------------------------------------------ several features
-def brute_force_posteriors(log_pi, log_theta, x):
-    """Loop over classifiers, cases, classes and features: eqs. 2-4 for F features."""
-    pi, theta = np.exp(log_pi), np.exp(log_theta)
-    B, N, F = x.shape
-    C = pi.shape[1]
-    cat = np.empty((B, N, C))
-    pob = np.empty((B, N, C))
-    for b in range(B):
-        for n in range(N):
-            for c in range(C):
-                jc, jp = pi[b, c], pi[b, c]
-                for f in range(F):
-                    t = theta[b, f, c]
-                    j = x[b, n, f]
-                    jc *= t[j]
-                    jp *= t[j] * np.prod(np.delete(1 - t, j))
-                cat[b, n, c], pob[b, n, c] = jc, jp
-    return cat / cat.sum(-1, keepdims=True), pob / pob.sum(-1, keepdims=True)
-
-
-@pytest.mark.parametrize("F, K, alpha", [(1, 3, 1.0), (2, 4, 1.0), (3, 3, 0.5)])
-def test_simulation_posteriors_match_brute_force(F, K, alpha):
-    s = simulate_several_features(F, K, alpha, C=3, n_classifiers=4, n_cases=6, seed=F)
-    assert s.x.shape == (4, 6, F) and s.y.shape == (4, 6)
-    cat, pob = brute_force_posteriors(s.log_pi, s.log_theta, s.x)
-    assert_allclose(s.post_categorical, cat, rtol=1e-10)
-    assert_allclose(s.post_pob, pob, rtol=1e-10)
-
-
-def test_single_feature_simulation_agrees_with_onehot_posteriors():
-    s = simulate_several_features(1, 4, 1.0, n_classifiers=3, n_cases=5, seed=7)
-    for b in range(3):
-        pi, theta = np.exp(s.log_pi[b]), np.exp(s.log_theta[b, 0])
-        pi, theta = pi / pi.sum(), theta / theta.sum(-1, keepdims=True)
-        x = s.x[b, :, 0]
-        assert_allclose(s.post_categorical[b], posterior_table(pi, theta)[x], rtol=1e-9)
-        assert_allclose(s.post_pob[b], posterior_table(pi, theta, "pob")[x], rtol=1e-9)
-
-
-def test_simulation_draws_cases_from_the_model():
-    s = simulate_several_features(2, 3, 1.0, C=3, n_classifiers=1, n_cases=40000, seed=11)
-    pi = np.exp(s.log_pi[0])
-    freq = np.bincount(s.y[0], minlength=3) / 40000
-    assert np.all(np.abs(freq - pi) < 5 * np.sqrt(pi * (1 - pi) / 40000))
-    theta = np.exp(s.log_theta[0])
-    for c in range(3):
-        rows = s.x[0][s.y[0] == c]
-        for f in range(2):
-            fx = np.bincount(rows[:, f], minlength=3) / len(rows)
-            sd = np.sqrt(theta[f, c] * (1 - theta[f, c]) / len(rows))
-            assert np.all(np.abs(fx - theta[f, c]) < 5 * sd + 1e-12)
-
-
-def test_simulation_is_deterministic_and_rates_are_consistent():
-    a = simulate_several_features(3, 4, 0.25, n_classifiers=20, n_cases=10, seed=5)
-    b = simulate_several_features(3, 4, 0.25, n_classifiers=20, n_cases=10, seed=5)
-    assert_array_equal(a.post_pob, b.post_pob)
-    rate, lo, hi = a.rate("map_disagree")
-    assert_allclose(rate, a.map_disagree.mean())
-    assert lo <= rate <= hi
-    assert_allclose(a.rate("pob_higher")[0],
-                    (a.post_pob.max(-1) > a.post_categorical.max(-1)).mean())
-    assert np.isfinite(a.post_pob).all() and np.isfinite(a.post_categorical).all()
-    with pytest.raises(ValueError, match="name must be one of"):
-        a.rate("nonsense")
-
-
-def test_sparse_dirichlet_with_many_values_stays_finite():
-    with np.errstate(all="raise"):
-        s = simulate_several_features(4, 10, 0.02, n_classifiers=30, n_cases=20, seed=2)
-    assert np.isfinite(s.post_pob).all()
-    assert_allclose(s.post_pob.sum(-1), 1.0)
-
-
-def test_simulation_rejects_bad_arguments():
-    with pytest.raises(ValueError, match="n_features must be an integer >= 1"):
-        simulate_several_features(0, 3, 1.0)
-    with pytest.raises(ValueError, match="alpha must be a finite number > 0"):
-        simulate_several_features(1, 3, 0.0)
-    with pytest.raises(ValueError, match="K"):
-        simulate_several_features(1, 1, 1.0)
+        reliability_bins([0], [[0.5, 0.5]], n_bins=0)
 
 
 # ------------------------------------------------------- cross-validation
@@ -218,3 +131,13 @@ def test_cross_validation_rejects_bad_arguments():
         cross_validate_models(X[:12], np.r_[np.zeros(10), np.ones(2)], n_splits=3)
     with pytest.raises(ValueError, match="y must have one label per row"):
         cross_validate_models(X, y[:-1])
+
+
+def test_cross_validation_takes_the_library_seed_convention():
+    X, y = hair_eye_color().to_rows(target="Hair")
+    a = cross_validate_models(X, y, n_splits=5, seed=np.random.default_rng(3))
+    b = cross_validate_models(X, y, n_splits=5, seed=np.random.SeedSequence(3))
+    c = cross_validate_models(X, y, n_splits=5, seed=np.random.default_rng(3))
+    assert_array_equal(a.fold, c.fold)
+    assert_array_equal(a.proba_pob, c.proba_pob)
+    assert b.fold.shape == a.fold.shape

@@ -1,8 +1,8 @@
-"""Tests for nbcourse.onehot: Williams (2024), one categorical feature one-hot encoded.
+"""Tests for nbcourse.bounds and nbcourse.posteriors: Williams (2024), one categorical feature one-hot encoded.
 
 Oracles: exact rational arithmetic (fractions.Fraction) for Q^{-j}, explicit products of K
 Bernoulli terms for the PoB model, closed forms for the centre and corners of the simplex,
-and Duda's linear discriminant (nbcourse.discrete) applied to the one-hot bits.
+and Duda's linear discriminant (nbcourse.binary) applied to the one-hot bits.
 """
 
 import math
@@ -15,26 +15,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from nbcourse.discrete import binary_discriminant, linear_discriminant
-from nbcourse.onehot import (
-    categorical_linear_weights,
+from nbcourse.binary import binary_discriminant, linear_discriminant
+from nbcourse.bounds import (
     f_j,
     guaranteed_more_extreme,
-    linear_score,
     log_f_j,
-    log_posterior_categorical,
-    log_posterior_pob,
     log_q_minus_all,
     log_q_minus_j,
     lower_bound,
-    pob_linear_weights,
-    posterior_categorical,
-    posterior_pob,
-    posterior_table,
     q_minus_j,
     q_minus_j_at_centre,
     theta_at_centre,
     upper_bound,
+)
+from nbcourse.posteriors import (
+    categorical_linear_weights,
+    linear_score,
+    log_posterior_categorical,
+    log_posterior_pob,
+    pob_linear_weights,
+    posterior_categorical,
+    posterior_pob,
+    posterior_table,
 )
 
 FAST = settings(max_examples=200, deadline=None)
@@ -332,7 +334,7 @@ def test_pob_with_certain_value():
 def test_undefined_posterior_raises_or_returns_nan_on_request():
     pi = [1.0, 0.0]
     theta = [[0.0, 1.0], [1.0, 0.0]]  # class 0 never shows x=0, class 1 has prior 0
-    with pytest.raises(ValueError, match=r"posterior is undefined for 1 of 1 classifier"):
+    with pytest.raises(ValueError, match=r"posterior is undefined for 1 of 1 row"):
         posterior_categorical(pi, theta, 0)
     with pytest.raises(ValueError, match="PoB posterior is undefined"):
         posterior_pob(pi, theta, 0)
@@ -348,7 +350,7 @@ def test_undefined_posterior_raises_or_returns_nan_on_request():
 def test_undefined_counts_in_a_batch():
     theta = np.array([[[0.0, 1.0], [0.0, 1.0]], [[0.5, 0.5], [0.2, 0.8]]])  # (2, C=2, K=2)
     pi = [0.5, 0.5]
-    with pytest.raises(ValueError, match=r"1 of 2 classifier\(s\) \(first at leading index \(0,\)\)"):
+    with pytest.raises(ValueError, match=r"1 of 2 row\(s\) \(first at index \(0,\)\)"):
         posterior_pob(pi, theta, 0)
     got = posterior_pob(pi, theta, 0, undefined="nan")
     assert np.isnan(got[0]).all() and not np.isnan(got[1]).any()

@@ -40,8 +40,8 @@ chosen), which is harmless because the weights stay finite.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
+from ._logspace import log, log1m, log_normalise
 from ._validation import (
     check_alpha,
     check_binary,
@@ -79,18 +79,6 @@ def _refuse_certain(P: np.ndarray, name: str) -> None:
             "is undefined (inf - inf). Smooth the estimate (estimate_binary(..., alpha>0)) "
             "or use log_posterior_ratio / log_posterior_binary, which handle 0 and 1 exactly."
         )
-
-
-def _log(x: np.ndarray) -> np.ndarray:
-    """Natural log with ``log(0) = -inf`` and no RuntimeWarning."""
-    with np.errstate(divide="ignore"):
-        return np.log(x)
-
-
-def _log1m(x: np.ndarray) -> np.ndarray:
-    """``log(1 - x)`` computed with ``log1p``; ``-inf`` at ``x = 1`` without a warning."""
-    with np.errstate(divide="ignore"):
-        return np.log1p(-x)
 
 
 def _check_priors(priors, n_classes: int, name: str = "priors") -> np.ndarray:
@@ -155,7 +143,7 @@ def two_class_discriminant(p, q, prior1=0.5):
     _refuse_certain(q, "q")
     pr = _check_prior1(prior1)
     w = (np.log(p) - np.log1p(-p)) - (np.log(q) - np.log1p(-q))
-    w0 = float(np.sum(np.log1p(-p) - np.log1p(-q)) + _log(pr) - _log1m(pr))
+    w0 = float(np.sum(np.log1p(-p) - np.log1p(-q)) + log(pr) - log1m(pr))
     return w, w0
 
 
@@ -201,7 +189,7 @@ def binary_discriminant(P, priors):
     _refuse_certain(P, "P")
     pri = _check_priors(priors, P.shape[0])
     W = np.log(P) - np.log1p(-P)
-    w0 = np.log1p(-P).sum(axis=1) + _log(pri)
+    w0 = np.log1p(-P).sum(axis=1) + log(pri)
     return W, w0
 
 
@@ -314,7 +302,7 @@ def log_likelihood_binary(X, P):
             f"got shape {P.shape}"
         )
     on = X[:, None, :] == 1  # (N, 1, d)
-    terms = np.where(on, _log(P)[None], _log1m(P)[None])  # (N, C, d)
+    terms = np.where(on, log(P)[None], log1m(P)[None])  # (N, C, d)
     return terms.sum(axis=2)
 
 
@@ -341,17 +329,7 @@ def log_joint_binary(X, P, priors):
     array([[-1.3863, -2.0794]])
     """
     ll = log_likelihood_binary(X, P)
-    return ll + _log(_check_priors(priors, ll.shape[1]))[None, :]
-
-
-def _raise_if_undefined(log_joint: np.ndarray, name: str) -> None:
-    dead = np.all(np.isneginf(log_joint), axis=-1)
-    if dead.any():
-        rows = np.flatnonzero(dead)
-        raise ValueError(
-            f"the posterior is undefined for {name} row(s) {rows[:10].tolist()}"
-            f"{' ...' if rows.size > 10 else ''}: every class gives them probability 0"
-        )
+    return ll + log(_check_priors(priors, ll.shape[1]))[None, :]
 
 
 def log_posterior_binary(X, P, priors):
@@ -381,8 +359,7 @@ def log_posterior_binary(X, P, priors):
     array([[0.75, 0.25]])
     """
     lj = log_joint_binary(X, P, priors)
-    _raise_if_undefined(lj, "X")
-    return lj - logsumexp(lj, axis=1, keepdims=True)
+    return log_normalise(lj, axis=1)
 
 
 def log_posterior_ratio(X, p, q, prior1=0.5):
@@ -429,7 +406,7 @@ def log_posterior_ratio(X, p, q, prior1=0.5):
     check_same_shape(p, q, "p", "q")
     pr = _check_prior1(prior1)
     lj = log_joint_binary(np.atleast_2d(X_arr), np.stack([p, q]), [pr, 1.0 - pr])
-    _raise_if_undefined(lj, "X")
+    log_normalise(lj, axis=1)  # raises where no class can have produced a row
     with np.errstate(invalid="ignore"):  # inf - inf cannot occur after the check above
         ratio = lj[:, 0] - lj[:, 1]
     return float(ratio[0]) if single else ratio

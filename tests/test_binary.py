@@ -1,4 +1,4 @@
-"""Tests for nbcourse.discrete: Duda, Hart & Stork (2001) §2.9, independent binary features.
+"""Tests for nbcourse.binary: Duda, Hart & Stork (2001) §2.9, independent binary features.
 
 Expected values come from closed forms (Example 3), brute-force enumeration of the
 cube with plain Python products, and scikit-learn's BernoulliNB as an independent oracle.
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.naive_bayes import BernoulliNB
 
-from nbcourse.discrete import (
+from nbcourse.binary import (
     binary_discriminant,
     cube_corners,
     decide,

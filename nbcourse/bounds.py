@@ -1,0 +1,348 @@
+"""``Q^{-j}``, ``f_j`` and the bounds of Williams (2024), §§1-2.
+
+A feature ``x`` takes ``K`` values.  Under class ``c`` it has probabilities
+``theta[c] = (θ_0, ..., θ_{K-1})`` on the simplex (values are indexed
+**0-based** here, ``j in range(K)``; the paper writes ``j = 1..K``).  One-hot
+encoding ``x`` and treating the ``K`` bits as independent multiplies the
+likelihood of ``x = j`` by
+
+    Q^{-j}(θ) = Π_{k≠j} (1 - θ_k)   (eq. 4),
+
+so the bits' likelihood is ``f_j(θ) = θ_j Q^{-j}(θ)``.  This module holds the one
+implementation of eq. 4 (:func:`log_q_minus_from_terms`; every other place in the
+library calls it), ``f_j``, the centre of a slice (eqs. 7-8) and the bounds
+``θ_j² <= f_j(θ) <= θ_j [(K-2+θ_j)/(K-1)]^{K-1}`` (eqs. 9-10) with the
+condition of eq. 13.
+
+Shapes and numerics
+-------------------
+Every function broadcasts over leading axes (``theta`` of shape ``(..., K)``), so
+one call evaluates millions of vectors without a Python loop.  ``Q^{-j}`` is
+computed as ``exp(Σ_{k≠j} log1p(-θ_k))``: accurate when the ``θ_k`` are tiny, and
+an exact 0 (log ``-inf``) when some ``θ_k = 1``.  Vectors that sum to 1 are
+accepted within ``ROW_SUM_ATOL = 1e-8``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._logspace import log, log1m
+from ._validation import check_index, check_n_categories, check_probabilities, check_theta
+
+__all__ = [
+    "f_j",
+    "guaranteed_more_extreme",
+    "log_f_j",
+    "log_q_minus_all",
+    "log_q_minus_from_terms",
+    "log_q_minus_j",
+    "lower_bound",
+    "q_minus_j",
+    "q_minus_j_at_centre",
+    "theta_at_centre",
+    "upper_bound",
+]
+
+
+# --- Q^{-j} and f_j ---------------------------------------------------------------------
+
+
+def log_q_minus_j(theta, j):
+    """``ln Q^{-j}(θ) = Σ_{k≠j} ln(1 - θ_k)`` (Williams 2024, eq. 4, in log form).
+
+    Parameters
+    ----------
+    theta : array_like, shape (..., K)
+        Probability vectors (rows summing to 1 within 1e-8), ``K >= 2``.
+    j : int
+        The observed value, 0-based (``0 <= j < K``).
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+        ``-inf`` exactly when some ``θ_k = 1`` with ``k ≠ j``.
+
+    Examples
+    --------
+    >>> float(log_q_minus_j([0.5, 0.5, 0.0], 2))
+    -1.3862943611198906
+    """
+    theta = check_theta(theta)
+    j = check_index(j, theta.shape[-1])
+    return log_q_minus_from_terms(log1m(theta))[..., j]
+
+
+def q_minus_j(theta, j):
+    """``Q^{-j}(θ) = Π_{k≠j} (1 - θ_k)`` (Williams 2024, eq. 4).
+
+    Computed as ``exp`` of :func:`log_q_minus_j`, so small ``θ_k`` lose no
+    precision and a ``θ_k = 1`` (``k ≠ j``) gives exactly 0.
+
+    Parameters
+    ----------
+    theta : array_like, shape (..., K)
+    j : int
+        0-based value index.
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+
+    Examples
+    --------
+    >>> q_minus_j([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]], 0)
+    array([0.35, 1.  ])
+    """
+    return np.exp(log_q_minus_j(theta, j))
+
+
+def log_q_minus_all(theta):
+    """``ln Q^{-j}(θ)`` for every ``j`` at once (Williams 2024, eq. 4).
+
+    Uses exclusive prefix and suffix sums of ``log1p(-θ_k)``, so no term is
+    ever subtracted (no cancellation, no ``inf - inf``).
+
+    Parameters
+    ----------
+    theta : array_like, shape (..., K)
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., K)
+        Entry ``[..., j]`` is ``ln Q^{-j}(θ)``.
+
+    Examples
+    --------
+    >>> np.exp(log_q_minus_all([0.5, 0.25, 0.25]))
+    array([0.5625, 0.375 , 0.375 ])
+    """
+    return log_q_minus_from_terms(log1m(check_theta(theta)))
+
+
+def log_q_minus_from_terms(log1m_theta, axis: int = -1):
+    """``ln Q^{-j} = Σ_{k≠j} ln(1 - θ_k)`` for every ``j``, from the terms ``ln(1 - θ_k)`` (Williams 2024, eq. 4).
+
+    The one implementation of eq. 4: :func:`log_q_minus_j`,
+    :func:`log_q_minus_all`, the posteriors of eq. 3 and the experiments all
+    call it.  It adds exclusive prefix and suffix sums of the terms, so no term
+    is ever subtracted: no cancellation and no ``inf - inf`` when some
+    ``θ_k = 1`` (then ``Q^{-k} = 1`` exactly if the other entries are 0, and
+    ``Q^{-j} = 0`` for every ``j ≠ k``).
+
+    Parameters
+    ----------
+    log1m_theta : numpy.ndarray
+        ``ln(1 - θ_k)`` along ``axis`` (values ``<= 0``, ``-inf`` allowed).
+    axis : int, default -1
+        The axis of the ``K`` values.
+
+    Returns
+    -------
+    numpy.ndarray, same shape
+        Entry ``j`` along ``axis`` is ``ln Q^{-j}``.
+
+    Examples
+    --------
+    >>> np.exp(log_q_minus_from_terms(np.log1p(-np.array([0.5, 0.25, 0.25]))))
+    array([0.5625, 0.375 , 0.375 ])
+    """
+    terms = np.moveaxis(np.asarray(log1m_theta, dtype=float), axis, 0)  # a view, K first
+    out = np.empty_like(terms)
+    out[0, ...] = 0.0
+    for k in range(1, terms.shape[0]):  # sums before j: a loop over K of whole slices
+        np.add(out[k - 1, ...], terms[k - 1, ...], out=out[k, ...])
+    after = np.zeros_like(terms[0, ...])
+    for k in range(terms.shape[0] - 2, -1, -1):  # plus sums after j
+        after += terms[k + 1, ...]
+        out[k, ...] += after
+    return np.moveaxis(out, 0, axis)
+
+
+def log_f_j(theta, j):
+    """``ln f_j(θ) = ln θ_j + ln Q^{-j}(θ)`` (Williams 2024, §2).
+
+    Parameters
+    ----------
+    theta : array_like, shape (..., K)
+    j : int
+        0-based value index.
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+        ``-inf`` where ``f_j(θ) = 0``.
+
+    Examples
+    --------
+    >>> float(np.exp(log_f_j([0.5, 0.5], 0)))
+    0.25
+    """
+    theta = check_theta(theta)
+    j = check_index(j, theta.shape[-1])
+    return log(theta[..., j]) + log_q_minus_j(theta, j)
+
+
+def f_j(theta, j):
+    """``f_j(θ) = θ_j Q^{-j}(θ)``, the PoB likelihood of ``x̃ = e_j`` (Williams 2024, eq. 1, §2).
+
+    Parameters
+    ----------
+    theta : array_like, shape (..., K)
+    j : int
+        0-based value index.
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+        Lies between :func:`lower_bound` and :func:`upper_bound` of ``θ_j``.
+
+    Examples
+    --------
+    >>> f_j([[0.2, 0.3, 0.5]], 2)
+    array([0.28])
+    """
+    return np.exp(log_f_j(theta, j))
+
+
+# --- bounds (section 1 and 2) ----------------------------------------------------------
+
+
+def _check_theta_j(theta_j, name: str = "theta_j") -> np.ndarray:
+    return check_probabilities(theta_j, name)
+
+
+def _log_centre_factor(theta_j: np.ndarray, K: int) -> np.ndarray:
+    """``(K-1) ln[(K-2+θ_j)/(K-1)]``, computed as ``(K-1) log1p((θ_j-1)/(K-1))``."""
+    with np.errstate(divide="ignore"):
+        return (K - 1) * np.log1p((theta_j - 1.0) / (K - 1))
+
+
+def q_minus_j_at_centre(theta_j, K):
+    """Maximum of ``Q^{-j}`` over the slice with ``θ_j`` fixed (Williams 2024, eq. 8).
+
+    The maximum is at the centre of the slice, ``θ_k = (1-θ_j)/(K-1)`` for
+    ``k ≠ j`` (eq. 7), where ``Q^{-j} = [(K-2+θ_j)/(K-1)]^{K-1}``.
+
+    Parameters
+    ----------
+    theta_j : array_like, any shape
+        Values in [0, 1].
+    K : int
+        Number of categories, ``K >= 2``.
+
+    Returns
+    -------
+    numpy.ndarray, same shape as ``theta_j``
+
+    Examples
+    --------
+    >>> q_minus_j_at_centre([0.0, 1.0], 3)
+    array([0.25, 1.  ])
+    """
+    theta_j = _check_theta_j(theta_j)
+    K = check_n_categories(K)
+    return np.exp(_log_centre_factor(theta_j, K))
+
+
+def theta_at_centre(theta_j, K, j=0):
+    """The centre of the slice ``{θ on the simplex : θ_j fixed}`` (Williams 2024, eq. 7).
+
+    Parameters
+    ----------
+    theta_j : array_like, any shape
+    K : int
+        ``K >= 2``.
+    j : int, default 0
+        0-based position of the fixed coordinate.
+
+    Returns
+    -------
+    numpy.ndarray, shape ``theta_j.shape + (K,)``
+        ``θ_j`` at position ``j`` and ``(1-θ_j)/(K-1)`` elsewhere.
+
+    Examples
+    --------
+    >>> theta_at_centre(0.4, 4, j=1)
+    array([0.2, 0.4, 0.2, 0.2])
+    """
+    theta_j = _check_theta_j(theta_j)
+    K = check_n_categories(K)
+    j = check_index(j, K)
+    out = np.repeat(((1.0 - theta_j) / (K - 1))[..., None], K, axis=-1)
+    out[..., j] = theta_j
+    return out
+
+
+def lower_bound(theta_j):
+    """Lower bound ``ℓ(θ_j) = θ_j²`` on ``f_j(θ)`` (Williams 2024, eq. 9).
+
+    Attained at the corners of the slice (all of ``1-θ_j`` on one other value).
+
+    Parameters
+    ----------
+    theta_j : array_like, any shape
+        Values in [0, 1].
+
+    Returns
+    -------
+    numpy.ndarray, same shape
+
+    Examples
+    --------
+    >>> lower_bound([0.5, 1.0])
+    array([0.25, 1.  ])
+    """
+    theta_j = _check_theta_j(theta_j)
+    return theta_j**2
+
+
+def upper_bound(theta_j, K):
+    """Upper bound ``u(θ_j) = θ_j [(K-2+θ_j)/(K-1)]^{K-1}`` on ``f_j(θ)`` (Williams 2024, eq. 10).
+
+    Parameters
+    ----------
+    theta_j : array_like, any shape
+        Values in [0, 1].
+    K : int
+        Number of categories, ``K >= 2``.
+
+    Returns
+    -------
+    numpy.ndarray, same shape
+
+    Examples
+    --------
+    >>> upper_bound([0.0, 0.5, 1.0], 3)
+    array([0.     , 0.28125, 1.     ])
+    """
+    theta_j = _check_theta_j(theta_j)
+    return theta_j * q_minus_j_at_centre(theta_j, K)
+
+
+def guaranteed_more_extreme(theta_jc, theta_jd, K):
+    """Whether ``f_j(θ_c)/f_j(θ_d)`` must exceed ``θ_jc/θ_jd`` (Williams 2024, eq. 13).
+
+    The condition ``θ_jc > [(K-2+θ_jd)/(K-1)]^{K-1}`` makes ``ℓ(θ_jc)/u(θ_jd)``,
+    a lower bound on the ratio of ``f_j`` values (eq. 12), exceed ``θ_jc/θ_jd``.
+    It depends on ``θ_jc`` and ``θ_jd`` only; it is sufficient, not necessary.
+
+    Parameters
+    ----------
+    theta_jc, theta_jd : array_like, broadcastable
+        ``θ_j`` under classes ``c`` and ``d``, in [0, 1].
+    K : int
+        ``K >= 2``.
+
+    Returns
+    -------
+    numpy.ndarray of bool, the broadcast shape
+
+    Examples
+    --------
+    >>> guaranteed_more_extreme([0.9, 0.3], 0.1, 3)
+    array([ True, False])
+    """
+    theta_jc = check_probabilities(theta_jc, "theta_jc")
+    theta_jd = check_probabilities(theta_jd, "theta_jd")
+    return theta_jc > q_minus_j_at_centre(theta_jd, K)

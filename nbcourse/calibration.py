@@ -1,0 +1,295 @@
+"""How well calibrated a classifier's probabilities are, and the two models compared on real data.
+
+* :func:`log_loss`, :func:`reliability_bins` and :func:`expected_calibration_error`
+  score predicted class probabilities against true labels; like scikit-learn's
+  ``log_loss(y_true, y_pred)`` and ``calibration_curve(y_true, y_prob)`` they take
+  the labels first;
+* :func:`cross_validate_models` fits categorical and product-of-Bernoullis naive
+  Bayes to real data (integer codes) by stratified k-fold cross-validation and
+  returns out-of-fold probabilities.
+
+Labels and feature values are 0-based integer codes.
+
+Examples
+--------
+>>> round(log_loss([0, 1], [[0.9, 0.1], [0.2, 0.8]]), 6)  # -(ln 0.9 + ln 0.8) / 2
+0.164252
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validation import check_codes, check_int, check_labels, check_seed, check_simplex
+
+__all__ = [
+    "CrossValidation",
+    "Reliability",
+    "cross_validate_models",
+    "expected_calibration_error",
+    "log_loss",
+    "reliability_bins",
+]
+
+
+# ------------------------------------------------------------------ helpers
+def _check_proba_and_labels(proba, y):
+    """Rows of class probabilities (N, C) and labels 0..C-1 (N,)."""
+    p = check_simplex(proba, "proba", atol=1e-6)
+    if p.ndim != 2:
+        raise ValueError(f"proba must have shape (N, C), got shape {p.shape}")
+    labels = check_codes(y, "y", ndim=1)
+    if labels.shape[0] != p.shape[0]:
+        raise ValueError(f"y must have one label per row of proba ({p.shape[0]}), "
+                         f"got {labels.shape[0]}")
+    if labels.max() >= p.shape[1]:
+        raise ValueError(f"y must contain class codes in range({p.shape[1]}), "
+                         f"got {int(labels.max())}")
+    return p, labels
+
+
+# -------------------------------------------------------------- calibration
+def log_loss(y, proba) -> float:
+    """Mean negative log probability given to the true class (natural log).
+
+    The arguments come in scikit-learn's order, ``log_loss(y_true, y_pred)``.
+
+    Parameters
+    ----------
+    y : array_like of int, shape (N,)
+        True class codes in ``range(C)``.
+    proba : array_like, shape (N, C)
+        Rows are predicted class probabilities (summing to 1).
+
+    Returns
+    -------
+    float
+        ``-mean(log proba[i, y[i]])``; ``inf`` (without a warning) when some true
+        class was given probability exactly 0.
+
+    Examples
+    --------
+    >>> round(log_loss([0, 1], [[0.5, 0.5], [0.25, 0.75]]), 6)
+    0.490415
+    """
+    p, labels = _check_proba_and_labels(proba, y)
+    chosen = p[np.arange(len(labels)), labels]
+    if (chosen == 0).any():
+        return float("inf")
+    return float(-np.log(chosen).mean())
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """Top-label reliability bins (see :func:`reliability_bins`).
+
+    Attributes
+    ----------
+    edges : numpy.ndarray, shape (n_bins + 1,)
+        Bin edges on the confidence axis.
+    confidence : numpy.ndarray, shape (m,)
+        Mean stated confidence (largest class probability) in each non-empty bin.
+    accuracy : numpy.ndarray, shape (m,)
+        Fraction of the bin's cases whose most probable class was the true one.
+    count : numpy.ndarray of int, shape (m,)
+        Cases in each non-empty bin.
+    """
+
+    edges: np.ndarray
+    confidence: np.ndarray
+    accuracy: np.ndarray
+    count: np.ndarray
+
+    def as_tuple(self):
+        """``(confidence, accuracy, count)``, the form :func:`nbcourse.plots.plot_reliability` takes."""
+        return self.confidence, self.accuracy, self.count
+
+
+def reliability_bins(y, proba, n_bins: int = 10) -> Reliability:
+    """Group cases by their largest predicted probability; compare it with accuracy.
+
+    Bins are equal-width on ``[0, 1]``, closed on the right (a confidence of
+    exactly 1 falls in the last bin); empty bins are dropped.  Ties for the most
+    probable class go to the lowest class code, as with ``numpy.argmax``.
+
+    Parameters
+    ----------
+    y : array_like of int, shape (N,)
+    proba : array_like, shape (N, C)
+    n_bins : int, default 10
+
+    Returns
+    -------
+    Reliability
+
+    Examples
+    --------
+    >>> r = reliability_bins([0, 1, 1], [[0.9, 0.1], [0.8, 0.2], [0.4, 0.6]], n_bins=4)
+    >>> r.confidence, r.accuracy, r.count
+    (array([0.6 , 0.85]), array([1. , 0.5]), array([1, 2]))
+    """
+    p, labels = _check_proba_and_labels(proba, y)
+    n_bins = check_int(n_bins, "n_bins", 1)
+    conf = p.max(axis=1)
+    right = p.argmax(axis=1) == labels
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    which = np.clip(np.searchsorted(edges, conf, side="left") - 1, 0, n_bins - 1)
+    count = np.bincount(which, minlength=n_bins)
+    keep = count > 0
+    conf_sum = np.bincount(which, weights=conf, minlength=n_bins)
+    right_sum = np.bincount(which, weights=right, minlength=n_bins)
+    return Reliability(edges, conf_sum[keep] / count[keep], right_sum[keep] / count[keep],
+                       count[keep])
+
+
+def expected_calibration_error(y, proba, n_bins: int = 10) -> float:
+    """Count-weighted mean of ``|accuracy - confidence|`` over the reliability bins.
+
+    Parameters
+    ----------
+    y : array_like of int, shape (N,)
+    proba : array_like, shape (N, C)
+    n_bins : int, default 10
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(expected_calibration_error([0, 1, 1], [[0.9, 0.1], [0.8, 0.2], [0.4, 0.6]], 4), 4)
+    0.3667
+    """
+    r = reliability_bins(y, proba, n_bins)
+    return float(np.sum(r.count * np.abs(r.accuracy - r.confidence)) / r.count.sum())
+
+
+# ------------------------------------------------------- cross-validation
+@dataclass(frozen=True)
+class CrossValidation:
+    """Out-of-fold class probabilities of both models (see :func:`cross_validate_models`).
+
+    Attributes
+    ----------
+    classes : numpy.ndarray, shape (C,)
+        Class labels in code order (``y`` holds codes into this array).
+    y : numpy.ndarray of int, shape (N,)
+        True class codes.
+    fold : numpy.ndarray of int, shape (N,)
+        Fold in which each row was held out.
+    proba_categorical, proba_pob : numpy.ndarray, shape (N, C)
+        Probabilities from the model fitted without the row's fold: categorical
+        naive Bayes on the codes, and PoB naive Bayes on their one-hot bits.
+    """
+
+    classes: np.ndarray
+    y: np.ndarray
+    fold: np.ndarray
+    proba_categorical: np.ndarray = field(repr=False)
+    proba_pob: np.ndarray = field(repr=False)
+
+    def proba(self, model: str) -> np.ndarray:
+        """Out-of-fold probabilities of ``model`` ("categorical" or "pob")."""
+        if model not in ("categorical", "pob"):
+            raise ValueError(f"model must be 'categorical' or 'pob', got {model!r}")
+        return self.proba_categorical if model == "categorical" else self.proba_pob
+
+    def fold_log_loss(self, model: str) -> np.ndarray:
+        """Log loss of ``model`` on each held-out fold, shape (n_splits,)."""
+        p = self.proba(model)
+        return np.array([log_loss(self.y[self.fold == k], p[self.fold == k])
+                         for k in range(int(self.fold.max()) + 1)])
+
+    def summary(self, n_bins: int = 10) -> dict:
+        """Log loss, accuracy and calibration error of both models, and their MAP disagreement.
+
+        Returns
+        -------
+        dict
+            ``{"categorical": {...}, "pob": {...}, "map_disagree": float}`` where each
+            model's entry has ``log_loss``, ``accuracy``, ``ece`` and ``mean_confidence``.
+        """
+        out = {}
+        for model in ("categorical", "pob"):
+            p = self.proba(model)
+            out[model] = {
+                "log_loss": log_loss(self.y, p),
+                "accuracy": float((p.argmax(1) == self.y).mean()),
+                "ece": expected_calibration_error(self.y, p, n_bins),
+                "mean_confidence": float(p.max(1).mean()),
+            }
+        out["map_disagree"] = float(
+            (self.proba_categorical.argmax(1) != self.proba_pob.argmax(1)).mean())
+        return out
+
+
+def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValidation:
+    """Fit categorical and PoB naive Bayes by stratified k-fold cross-validation.
+
+    The categorical model (:class:`nbcourse.CategoricalNB`) sees the integer
+    codes; the PoB model (:class:`nbcourse.ProductOfBernoullisNB`) sees their
+    one-hot encoding (:func:`nbcourse.encoding.one_hot`), as happens when a categorical
+    table is one-hot encoded before a Bernoulli naive Bayes classifier.  The
+    number of values of each feature is taken from the whole of ``X`` so that a
+    value absent from a training fold is still a known category.
+
+    Parameters
+    ----------
+    X : array_like of int, shape (N, d)
+        Category codes.
+    y : array_like, shape (N,)
+        Class labels (any sortable type), at least two classes.
+    alpha : float, default 1.0
+        Additive smoothing for both models.
+    n_splits : int, default 10
+        Number of folds (each class needs at least this many rows).
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+        Shuffles the rows before they are split into folds (an int is passed to
+        scikit-learn's ``StratifiedKFold`` as its ``random_state``; a SeedSequence
+        or Generator supplies one).
+
+    Returns
+    -------
+    CrossValidation
+
+    Examples
+    --------
+    >>> from nbcourse.datasets import titanic
+    >>> X, y = titanic().to_rows(target="Survived")
+    >>> cv = cross_validate_models(X, y, n_splits=5, seed=0)
+    >>> cv.proba_pob.shape
+    (2201, 2)
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    from .encoding import one_hot
+    from .naive_bayes import CategoricalNB, ProductOfBernoullisNB
+
+    X = check_codes(X, "X")
+    labels = check_labels(y, X.shape[0])
+    classes, codes = np.unique(labels, return_inverse=True)
+    n_splits = check_int(n_splits, "n_splits", 2)
+    smallest = int(np.bincount(codes).min())
+    if smallest < n_splits:
+        raise ValueError(f"n_splits must be at most the size of the smallest class ({smallest}), "
+                         f"got {n_splits}")
+    n_values = X.max(axis=0) + 1
+    B = one_hot(X, n_values=n_values)
+    fold = np.empty(X.shape[0], dtype=np.int64)
+    p_cat = np.empty((X.shape[0], classes.size))
+    p_pob = np.empty_like(p_cat)
+    random_state = seed if seed is None or isinstance(seed, numbers.Integral) else int(
+        check_seed(seed).generate_state(1)[0])
+    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+    for k, (train, test) in enumerate(splitter.split(X, codes)):
+        if np.unique(codes[train]).size < classes.size:
+            raise ValueError(f"fold {k} leaves a class out of training; use fewer folds")
+        fold[test] = k
+        cat = CategoricalNB(alpha=alpha, n_values=n_values).fit(X[train], codes[train])
+        pob = ProductOfBernoullisNB(alpha=alpha).fit(B[train], codes[train])
+        p_cat[test] = cat.predict_proba(X[test])
+        p_pob[test] = pob.predict_proba(B[test])
+    return CrossValidation(classes, codes.astype(np.int64), fold, p_cat, p_pob)
