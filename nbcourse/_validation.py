@@ -46,10 +46,12 @@ __all__ = [
     "check_binary",
     "check_classifier",
     "check_codes",
+    "check_codes_below",
     "check_index",
     "check_int",
     "check_labels",
     "check_n_categories",
+    "check_n_values",
     "check_ndim",
     "check_positive",
     "check_probabilities",
@@ -581,3 +583,37 @@ def check_classifier(pi, theta) -> tuple[np.ndarray, np.ndarray]:
             "must broadcast against each other"
         ) from None
     return pi, theta
+
+
+def check_n_values(n_values, n_features: int, name: str = "n_values"):
+    """Numbers of values per feature, shape (n_features,), from ``None``, an int or a sequence.
+
+    ``None`` stays ``None`` (the caller infers the counts from data); an int applies to
+    every feature.
+    """
+    if n_values is None:
+        return None
+    if isinstance(n_values, numbers.Integral) and not isinstance(n_values, bool):
+        arr = np.full(n_features, int(n_values), dtype=np.int64)
+    else:
+        arr = np.asarray(n_values)
+        if arr.dtype.kind not in "iu" or arr.shape != (n_features,):
+            raise ValueError(
+                f"{name} must be an int or a sequence of {n_features} ints (one per feature), "
+                f"got {n_values!r:.80}"
+            )
+        arr = arr.astype(np.int64)
+    if (arr < 1).any():
+        raise ValueError(f"{name} must be >= 1 for every feature, got {arr.tolist()}")
+    return arr
+
+
+def check_codes_below(X: np.ndarray, n_values: np.ndarray, name: str, origin: str) -> None:
+    """Every code ``X[:, i]`` must be below ``n_values[i]``; ``origin`` says where those came from."""
+    too_big = X >= n_values[None, :]
+    if too_big.any():
+        r, i = (int(v) for v in np.argwhere(too_big)[0])
+        raise ValueError(
+            f"{name}[{r}, {i}] = {int(X[r, i])} is not a valid code for feature {i}, which has "
+            f"{int(n_values[i])} categories (codes 0..{int(n_values[i]) - 1}, {origin})"
+        )

@@ -21,8 +21,7 @@ import warnings
 
 import numpy as np
 
-from ._validation import check_binary, check_codes
-from .naive_bayes import _check_codes_below, _check_n_values
+from ._validation import check_binary, check_codes, check_codes_below, check_n_values
 
 __all__ = ["find_one_hot_groups", "one_hot", "one_hot_groups", "variance_inflation_factors"]
 
@@ -87,11 +86,11 @@ def one_hot(X, n_values=None, *, return_groups=False):
     [array([0, 1])]
     """
     X = check_codes(X, "X")
-    V = _check_n_values(n_values, X.shape[1])
+    V = check_n_values(n_values, X.shape[1])
     if V is None:
         V = X.max(axis=0) + 1
     else:
-        _check_codes_below(X, V, "X", "from n_values")
+        check_codes_below(X, V, "X", "from n_values")
     groups = one_hot_groups(V)
     B = np.zeros((X.shape[0], int(V.sum())), dtype=np.int64)
     for i, cols in enumerate(groups):

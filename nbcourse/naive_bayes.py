@@ -36,25 +36,29 @@ One-hot encoding, which turns codes into the 0/1 table that
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from scipy import sparse
-from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import as_real_array, check_alpha, check_binary, check_codes, check_labels
+from ._logspace import log, logsumexp
+from ._validation import (
+    as_real_array,
+    check_alpha,
+    check_binary,
+    check_codes,
+    check_codes_below,
+    check_labels,
+    check_n_values,
+)
 
 __all__ = [
     "CategoricalNB",
     "ProductOfBernoullisNB",
 ]
-
-
-def _log(x):
-    with np.errstate(divide="ignore"):
-        return np.log(x)
 
 
 # --- the shared base ------------------------------------------------------------------------
@@ -242,36 +246,6 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
 # --- categorical naive Bayes -----------------------------------------------------------------
 
 
-def _check_n_values(n_values, n_features, name="n_values"):
-    """Per-feature category counts from ``None`` / int / sequence (``None`` stays ``None``)."""
-    if n_values is None:
-        return None
-    if isinstance(n_values, numbers.Integral) and not isinstance(n_values, bool):
-        arr = np.full(n_features, int(n_values), dtype=np.int64)
-    else:
-        arr = np.asarray(n_values)
-        if arr.dtype.kind not in "iu" or arr.shape != (n_features,):
-            raise ValueError(
-                f"{name} must be an int or a sequence of {n_features} ints (one per feature), "
-                f"got {n_values!r:.80}"
-            )
-        arr = arr.astype(np.int64)
-    if (arr < 1).any():
-        raise ValueError(f"{name} must be >= 1 for every feature, got {arr.tolist()}")
-    return arr
-
-
-def _check_codes_below(X, n_categories, name, origin):
-    """Every code ``X[:, i]`` must be below ``n_categories[i]``."""
-    too_big = X >= n_categories[None, :]
-    if too_big.any():
-        r, i = (int(v) for v in np.argwhere(too_big)[0])
-        raise ValueError(
-            f"{name}[{r}, {i}] = {int(X[r, i])} is not a valid code for feature {i}, which has "
-            f"{int(n_categories[i])} categories (codes 0..{int(n_categories[i]) - 1}, {origin})"
-        )
-
-
 class CategoricalNB(_DiscreteNB):
     """Naive Bayes with one categorical distribution per feature and class.
 
@@ -337,9 +311,9 @@ class CategoricalNB(_DiscreteNB):
         X, y = self._check_input(X, reset=True, y=y)
         Y = self._fit_classes(y)
         n_cat = X.max(axis=0) + 1
-        given = _check_n_values(self.n_values, X.shape[1])
+        given = check_n_values(self.n_values, X.shape[1])
         if given is not None:
-            _check_codes_below(X, given, "X", "from n_values")
+            check_codes_below(X, given, "X", "from n_values")
             n_cat = given
         self.n_categories_ = n_cat.astype(np.int64)
         self.category_count_ = [Y.T @ np.eye(V)[X[:, i]] for i, V in enumerate(self.n_categories_)]
@@ -349,7 +323,7 @@ class CategoricalNB(_DiscreteNB):
     def _log_theta(self, N_cv):
         """``ln[(N_cv + α) / (N_c + α V)]`` for one feature, shape (C, V)."""
         smoothed = N_cv + self.alpha_
-        return _log(smoothed) - np.log(smoothed.sum(axis=1, keepdims=True))
+        return log(smoothed) - np.log(smoothed.sum(axis=1, keepdims=True))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -361,7 +335,7 @@ class CategoricalNB(_DiscreteNB):
         _refuse_negative(X, "non-negative category codes 0, 1, 2, ...", "category codes")
         X = check_codes(X, "X")
         if not reset:
-            _check_codes_below(X, self.n_categories_, "X", "learned in fit")
+            check_codes_below(X, self.n_categories_, "X", "learned in fit")
         return X
 
     def _joint_log_likelihood(self, X):
@@ -457,9 +431,9 @@ class ProductOfBernoullisNB(_DiscreteNB):
         Y = self._fit_classes(y)
         self.feature_count_ = Y.T @ B
         denom = np.log(self.class_count_ + 2.0 * self.alpha_)[:, None]
-        self.feature_log_prob_ = _log(self.feature_count_ + self.alpha_) - denom
+        self.feature_log_prob_ = log(self.feature_count_ + self.alpha_) - denom
         off = self.class_count_[:, None] - self.feature_count_
-        self.feature_log_prob_neg_ = _log(off + self.alpha_) - denom
+        self.feature_log_prob_neg_ = log(off + self.alpha_) - denom
         return self
 
     def _check_entries(self, X, reset):

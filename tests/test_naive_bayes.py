@@ -18,15 +18,14 @@ from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 from sklearn.preprocessing import OneHotEncoder
 from sklearn.utils import get_tags
 
-from nbcourse.naive_bayes import (
-    CategoricalNB,
-    ProductOfBernoullisNB,
+from nbcourse.encoding import (
     find_one_hot_groups,
     one_hot,
     one_hot_groups,
     variance_inflation_factors,
 )
-from nbcourse.onehot import log_posterior_categorical, log_posterior_pob
+from nbcourse.naive_bayes import CategoricalNB, ProductOfBernoullisNB
+from nbcourse.posteriors import log_posterior_categorical, log_posterior_pob
 
 ALPHAS = [1e-10, 1e-4, 0.3, 1.0, 2.5]
 FAST = settings(max_examples=200, deadline=None)
