@@ -125,6 +125,8 @@ def test_solutions_are_folded_and_maths_kept(tree, doc):
     assert md.count("<details>") == n_solutions
     assert md.count("<summary>Solution to Exercise ") == n_solutions
     assert md.count("$$") == source.count("$$")
+    for block in re.findall(r"\$\$(.*?)\$\$", md, re.S):
+        assert not re.search(r"^\s*>", block, re.M), f"{doc}: display maths carries a quote marker"
     labelled = re.findall(r"\$\$[ \t]*\(([^)\s]+)\)", source)
     assert md.count("\\tag{") == len(labelled)
 
@@ -153,7 +155,8 @@ def test_a_reference_and_a_figure_caption_read_as_in_the_book(tree):
     nb = nbformat.read(tree / "book/part1/02_linear_discriminant.ipynb", as_version=4)
     md = markdown_of(nb)
     assert "[Theorem 1](#thm-duda-linear)" in md
-    assert "> **Theorem 1 (" in md
+    assert "<blockquote>\n\n<a id=\"thm-duda-linear\"></a>\n**Theorem 1 (" in md
+    assert re.search(r"\[Eq\. \d+\]\(#eq-duda-", md), "equation references read as in the book"
     first_fig = next(c for c in nb["cells"] if c["cell_type"] == "code"
                      and c["metadata"].get("mystnb", {}).get("figure"))
     after = nb["cells"][nb["cells"].index(first_fig) + 1]

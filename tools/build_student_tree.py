@@ -161,6 +161,9 @@ class Book:
                         counts["fig"] += 1
                         self.figures[figure.get("name", f"_fig{counts['fig']}")] = (doc, counts["fig"])
         self.bib = parse_bib((root / "book" / "references.bib").read_text(encoding="utf-8"))
+        config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+        sphinx_config = (config.get("sphinx") or {}).get("config") or {}
+        self.eqref_format = sphinx_config.get("math_eqref_format") or "({number})"
 
 
 # --------------------------------------------------------------------------- bibliography
@@ -251,6 +254,11 @@ def _title_and_target(text: str) -> tuple[str | None, str]:
     return (m.group(1), m.group(2)) if m else (None, text)
 
 
+def _quote(head: str, body: str) -> str:
+    """A block quote as HTML around Markdown, so that display maths inside keeps no ``>``."""
+    return f"<blockquote>\n\n{head}\n\n{body}\n\n</blockquote>\n"
+
+
 class Rewriter:
     """Rewrites the markdown of one document of ``book`` into plain Jupyter Markdown."""
 
@@ -285,7 +293,7 @@ class Rewriter:
         if role == "eq":
             _, label = _title_and_target(text)
             doc, n = self._lookup(self.book.equations, label, role)
-            return self._link(f"({n})", doc, label)
+            return self._link(self.book.eqref_format.format(number=n), doc, label)
         if role == "numref":
             title, label = _title_and_target(text)
             doc, n = self._lookup(self.book.figures, label, role)
@@ -390,8 +398,7 @@ class Rewriter:
                 return f"{anchor}*Proof.* {body} $\\blacksquare$\n"
             shown = self.book.proofs.get(label, (None, PRF_KINDS.get(kind, kind.title())))[1]
             title = f" ({arg})" if arg else ""
-            quoted = "\n".join("> " + line if line else ">" for line in body.split("\n"))
-            return f"{anchor}> **{shown}{title}.**\n>\n{quoted}\n"
+            return _quote(f"{anchor}**{shown}{title}.**", body)
         if name == "figure":
             n = self.book.figures.get(label, (None, "?"))[1]
             alt = options.get("alt", "")
@@ -402,10 +409,9 @@ class Rewriter:
                  "seealso": "See also", "caution": "Caution", "hint": "Hint",
                  "attention": "Attention", "danger": "Danger", "error": "Error"}
         title = arg if name == "admonition" else kinds.get(name, name.title())
-        quoted = "\n".join("> " + line if line else ">" for line in body.split("\n"))
         if "dropdown" in options.get("class", ""):
             return f"<details>\n<summary>{title}</summary>\n\n{body}\n\n</details>\n"
-        return f"{anchor}> **{title}.**\n>\n{quoted}\n"
+        return _quote(f"{anchor}**{title}.**", body)
 
     def markdown(self, text: str) -> str:
         text = re.sub(r"^\(([A-Za-z0-9_:.-]+)\)=[ \t]*$", r'<a id="\1"></a>', text, flags=re.M)
