@@ -469,8 +469,9 @@ from the public tests. Before you submit, restart the kernel and run all cells.
 To run the notebooks on your own machine (Python 3.11):
 
 ```bash
-python -m venv .venv && .venv/bin/pip install -r binder/requirements.txt
-sh binder/postBuild && .venv/bin/pip install jupyterlab && .venv/bin/jupyter lab
+python -m venv .venv && . .venv/bin/activate
+pip install -r binder/requirements.txt && bash binder/postBuild
+pip install jupyterlab && jupyter lab
 ```
 """
 
