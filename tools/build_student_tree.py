@@ -94,29 +94,33 @@ PRF_KINDS = {"theorem": "Theorem", "corollary": "Corollary", "proposition": "Pro
              "observation": "Observation", "assumption": "Assumption"}
 
 
+def _fence_at(lines: list[str], i: int):
+    """The directive opening at ``lines[i]``: ``(name, arg, options, body, next_i)`` or None."""
+    m = FENCE_OPEN.match(lines[i])
+    if not m:
+        return None
+    j = i + 1
+    while j < len(lines) and lines[j].strip() != m["fence"]:
+        j += 1
+    body_lines = lines[i + 1:j]
+    options = {}
+    while body_lines and (o := OPTION.match(body_lines[0])):
+        options[o["key"]] = o["value"].strip()
+        body_lines = body_lines[1:]
+    return m["name"], m["arg"].strip(), options, "\n".join(body_lines).strip("\n"), j + 1
+
+
 def _directive_blocks(text: str):
     """Yield ``(name, arg, options, body)`` for every directive fence in ``text``, outer first."""
-    lines = text.split("\n")
-    i = 0
+    lines, i = text.split("\n"), 0
     while i < len(lines):
-        m = FENCE_OPEN.match(lines[i])
-        if not m:
+        fence = _fence_at(lines, i)
+        if fence is None:
             i += 1
             continue
-        fence = m["fence"]
-        j = i + 1
-        while j < len(lines) and lines[j].strip() != fence:
-            j += 1
-        body_lines = lines[i + 1:j]
-        options = {}
-        while body_lines and OPTION.match(body_lines[0]):
-            o = OPTION.match(body_lines[0])
-            options[o["key"]] = o["value"].strip()
-            body_lines = body_lines[1:]
-        body = "\n".join(body_lines).strip("\n")
-        yield m["name"], m["arg"].strip(), options, body
-        yield from _directive_blocks(body)
-        i = j + 1
+        *block, i = fence
+        yield tuple(block)
+        yield from _directive_blocks(block[3])
 
 
 class Book:
@@ -362,23 +366,13 @@ class Rewriter:
     def directives(self, text: str) -> str:
         lines, out, i = text.split("\n"), [], 0
         while i < len(lines):
-            m = FENCE_OPEN.match(lines[i])
-            if not m:
+            fence = _fence_at(lines, i)
+            if fence is None:
                 out.append(lines[i])
                 i += 1
                 continue
-            fence, j = m["fence"], i + 1
-            while j < len(lines) and lines[j].strip() != fence:
-                j += 1
-            body_lines = lines[i + 1:j]
-            options = {}
-            while body_lines and OPTION.match(body_lines[0]):
-                o = OPTION.match(body_lines[0])
-                options[o["key"]] = o["value"].strip()
-                body_lines = body_lines[1:]
-            body = self.directives("\n".join(body_lines).strip("\n"))
-            out.append(self.directive(m["name"], m["arg"].strip(), options, body))
-            i = j + 1
+            name, arg, options, body, i = fence
+            out.append(self.directive(name, arg, options, self.directives(body)))
         return "\n".join(out)
 
     def directive(self, name, arg, options, body) -> str:
