@@ -248,3 +248,35 @@ def test_commit_tree_records_the_tree_on_a_branch_and_leaves_the_checkout_alone(
 def test_commit_tree_rejects_a_bad_branch_name(tree, tmp_path):
     with pytest.raises(ValueError, match="branch"):
         bst.commit_tree(tree, "../main", repo=tmp_path)
+
+
+@pytest.mark.slow
+def test_binder_environment_runs_every_student_chapter(tree, tmp_path, monkeypatch):
+    """A fresh environment built as Binder builds it (binder/requirements.txt, then postBuild)
+    runs every chapter of the student tree; the kernel is that environment's Python."""
+    import venv
+
+    from nbclient import NotebookClient
+
+    env_dir = tmp_path / "binder-env"
+    venv.create(env_dir, with_pip=True)
+    path = f"{env_dir / 'bin'}:/usr/bin:/bin"
+    for command in (["python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+                    ["bash", "binder/postBuild"]):
+        done = subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=1200,
+                              env={"PATH": path, "HOME": str(tmp_path)})
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    kernels = tmp_path / "jupyter" / "kernels" / "binder-env"
+    kernels.mkdir(parents=True)
+    (kernels / "kernel.json").write_text(json.dumps({
+        "argv": [str(env_dir / "bin" / "python"), "-m", "ipykernel_launcher", "-f",
+                 "{connection_file}"], "display_name": "Binder environment", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    for doc in chapters():
+        nb = nbformat.read(tree / f"{doc}.ipynb", as_version=4)
+        if not any(c["cell_type"] == "code" for c in nb["cells"]):
+            continue
+        NotebookClient(nb, kernel_name="binder-env", timeout=600,
+                       resources={"metadata": {"path": str((tree / doc).parent)}}).execute()
+        errors = [o for c in nb["cells"] for o in c.get("outputs", []) if o["output_type"] == "error"]
+        assert not errors, f"{doc}: {errors[0]['ename']}: {errors[0]['evalue']}"
