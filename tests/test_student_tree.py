@@ -140,12 +140,12 @@ def test_cross_references_use_the_numbers_of_the_book(tree):
     wrong = []
     for label, (doc, n) in book.figures.items():
         page = (html / f"{doc}.html").read_text(encoding="utf-8")
-        m = re.search(rf'id="{re.escape(label)}".*?caption-number">Fig\. (\d+)', page, re.S)
+        m = re.search(rf'id="{re.escape(label.lower())}".*?caption-number">Fig\. (\d+)', page, re.S)
         if not m or int(m.group(1)) != n:
             wrong.append((label, n, m and m.group(1)))
     for label, (doc, n) in book.equations.items():
         page = (html / f"{doc}.html").read_text(encoding="utf-8")
-        m = re.search(rf'id="equation-{re.escape(label)}".*?class="eqno">\((\d+)\)', page, re.S)
+        m = re.search(rf'id="equation-{re.escape(label.lower())}".*?class="eqno">\((\d+)\)', page, re.S)
         if not m or int(m.group(1)) != n:
             wrong.append((label, n, m and m.group(1)))
     assert not wrong, f"(label, student tree, HTML book): {wrong}"
