@@ -5,8 +5,11 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HTML   := _build/html
 PDF    := _build/latex/nbcourse.pdf
+STUDENT := _build/student
+STUDENT_BRANCH ?= student
+REMOTE ?= origin
 
-.PHONY: help book pdf test test-fast refresh bench lint clean pins
+.PHONY: help book pdf test test-fast refresh bench lint clean pins student student-branch push-student test-jupyterlab
 
 help:
 	@echo "make book     build the HTML book into $(HTML) (warnings are errors)"
@@ -14,6 +17,8 @@ help:
 	@echo "make test     library, notebook (nbval), exercise, book and browser tests"
 	@echo "make refresh  re-execute every book notebook in place, deterministically"
 	@echo "make bench    run the benchmark scripts in benchmarks/"
+	@echo "make student  write what students open (chapters, student notebooks) into $(STUDENT)"
+	@echo "make push-student  commit $(STUDENT) as branch $(STUDENT_BRANCH) and push it to $(REMOTE)"
 	@echo "make clean    remove $(VENV) and _build"
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
@@ -39,6 +44,18 @@ test-fast: $(STAMP)
 
 refresh: $(STAMP)
 	$(PY) tools/run_notebooks.py --inplace book
+
+student: $(STAMP)
+	$(PY) tools/build_student_tree.py --out $(STUDENT)
+
+student-branch: $(STAMP)
+	$(PY) tools/build_student_tree.py --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
+
+push-student: student-branch
+	git push $(REMOTE) $(STUDENT_BRANCH)
+
+test-jupyterlab: $(STAMP)
+	$(PY) -m pytest -p no:xdist -o addopts="" tests/test_jupyterlab.py
 
 bench: $(STAMP)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

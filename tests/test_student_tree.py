@@ -1,0 +1,282 @@
+"""The student tree (``make student``) and the Binder environment it ships with."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from myst_nb.core.variables import format_plain_text as myst_format_plain_text
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import build_student_tree as bst  # noqa: E402
+
+PIN = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*([^\s;#]+)")
+
+
+def pins(path: Path) -> dict[str, str]:
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if m := PIN.match(line):
+            found[m.group(1).lower().replace("_", "-")] = m.group(2)
+    return found
+
+
+# --------------------------------------------------------------------------- Binder environment
+
+def test_every_binder_pin_equals_the_root_pin():
+    root, binder = pins(ROOT / "requirements.txt"), pins(ROOT / "binder" / "requirements.txt")
+    assert binder, "binder/requirements.txt pins nothing"
+    differ = {name: (version, root.get(name)) for name, version in binder.items()
+              if root.get(name) != version}
+    assert not differ, f"binder pin differs from the root pin (binder, root): {differ}"
+
+
+def test_postbuild_pins_equal_the_root_pins_and_install_the_package():
+    text = (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
+    root = pins(ROOT / "requirements.txt")
+    installed = re.findall(r"([A-Za-z0-9_.-]+)==([^\s]+)", text)
+    assert installed, "postBuild pins nothing"
+    for name, version in installed:
+        assert root.get(name.lower()) == version, f"postBuild pins {name}=={version}, root pins {root.get(name.lower())}"
+    assert re.search(r"pip install .*--no-deps -e \.$", text, re.M), "postBuild does not install nbcourse"
+
+
+def test_binder_environment_leaves_out_the_book_and_test_tools():
+    binder = set(pins(ROOT / "binder" / "requirements.txt"))
+    for tool in ("jupyter-book", "sphinx", "jupyter-cache", "sqlalchemy", "pytest", "nbval", "coverage"):
+        assert tool not in binder, f"{tool} is a build/test tool and does not belong on Binder"
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == (ROOT / "runtime.txt").read_text().strip()
+
+
+# --------------------------------------------------------------------------- the tree
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    return bst.build(tmp_path_factory.mktemp("student") / "student")
+
+
+def chapters():
+    return bst.toc_documents(ROOT)
+
+
+def markdown_of(nb) -> str:
+    return "\n\n".join(c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+                       for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def source_markdown(doc: str) -> str:
+    for suffix in (".ipynb", ".md"):
+        path = ROOT / f"{doc}{suffix}"
+        if path.is_file():
+            if suffix == ".md":
+                return path.read_text(encoding="utf-8")
+            return markdown_of(json.loads(path.read_text(encoding="utf-8")))
+    raise AssertionError(f"no source for {doc}")
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_chapter_has_no_myst_left(tree, doc):
+    nb = nbformat.read(tree / f"{doc}.ipynb", as_version=4)
+    nbformat.validate(nb)
+    md = markdown_of(nb)
+    for raw in ("{glue", "```{", ":::{", "{doc}", "{eq}", "{numref}", "{cite", "{prf:",
+                "{assignment}", "{ref}", "{bibliography}"):
+        assert raw not in md, f"{doc}: {raw!r} left in the student notebook"
+    assert not re.search(r"^\(\S+\)=\s*$", md, re.M), f"{doc}: a MyST target is left"
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_every_glued_value_is_shown(tree, doc):
+    src_path = ROOT / f"{doc}.ipynb"
+    if not src_path.is_file():
+        assert "{glue" not in source_markdown(doc)
+        return
+    src = json.loads(src_path.read_text(encoding="utf-8"))
+    stored = {}
+    for cell in src["cells"]:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                stored[name] = {k.rsplit("/", 2)[-2] + "/" + k.rsplit("/", 1)[-1]: v
+                                for k, v in out["data"].items()}
+    md = markdown_of(nbformat.read(tree / f"{doc}.ipynb", as_version=4))
+    refs = re.findall(r"\{glue:(text|md)\}`([^`]+)`", markdown_of(src) + json.dumps(src["cells"]))
+    for kind, ref in refs:
+        key, _, fmt = ref.partition(":")
+        if kind == "text":
+            expected = myst_format_plain_text("".join(stored[key]["text/plain"]), fmt)
+        else:
+            expected = "".join(stored[key]["text/markdown"]).strip()
+        assert expected in md, f"{doc}: glued {key!r} should show {expected!r}"
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_solutions_are_folded_and_maths_kept(tree, doc):
+    source = source_markdown(doc)
+    md = markdown_of(nbformat.read(tree / f"{doc}.ipynb", as_version=4))
+    n_solutions = len(re.findall(r"^```+\{solution\}", source, re.M))
+    assert md.count("<details>") == n_solutions
+    assert md.count("<summary>Solution to Exercise ") == n_solutions
+    assert md.count("$$") == source.count("$$")
+    for block in re.findall(r"\$\$(.*?)\$\$", md, re.S):
+        assert not re.search(r"^\s*>", block, re.M), f"{doc}: display maths carries a quote marker"
+    labelled = re.findall(r"\$\$[ \t]*\(([^)\s]+)\)", source)
+    assert md.count("\\tag{") == len(labelled)
+
+
+def test_cross_references_use_the_numbers_of_the_book(tree):
+    """Numbers agree with the HTML book where it has been built (``make book``)."""
+    html = ROOT / "_build" / "html"
+    book = bst.Book(ROOT)
+    if not (html / "book").is_dir():
+        pytest.skip("the HTML book is not built here; `make book` builds it")
+    wrong = []
+    for label, (doc, n) in book.figures.items():
+        page = (html / f"{doc}.html").read_text(encoding="utf-8")
+        m = re.search(rf'id="{re.escape(label.lower())}".*?caption-number">Fig\. (\d+)', page, re.S)
+        if not m or int(m.group(1)) != n:
+            wrong.append((label, n, m and m.group(1)))
+    for label, (doc, n) in book.equations.items():
+        page = (html / f"{doc}.html").read_text(encoding="utf-8")
+        m = re.search(rf'id="equation-{re.escape(label.lower())}".*?class="eqno">\((\d+)\)', page, re.S)
+        if not m or int(m.group(1)) != n:
+            wrong.append((label, n, m and m.group(1)))
+    assert not wrong, f"(label, student tree, HTML book): {wrong}"
+
+
+def test_a_reference_and_a_figure_caption_read_as_in_the_book(tree):
+    nb = nbformat.read(tree / "book/part1/02_linear_discriminant.ipynb", as_version=4)
+    md = markdown_of(nb)
+    assert "[Theorem 1](#thm-duda-linear)" in md
+    assert "<blockquote>\n\n<a id=\"thm-duda-linear\"></a>\n**Theorem 1 (" in md
+    assert re.search(r"\[Eq\. \d+\]\(#eq-duda-", md), "equation references read as in the book"
+    first_fig = next(c for c in nb["cells"] if c["cell_type"] == "code"
+                     and c["metadata"].get("mystnb", {}).get("figure"))
+    after = nb["cells"][nb["cells"].index(first_fig) + 1]
+    assert after["cell_type"] == "markdown" and after["source"].lstrip().split("</a>")[-1].startswith("*Fig. ")
+
+
+def test_relative_links_resolve_inside_the_tree(tree):
+    broken = []
+    for path in sorted(tree.rglob("*.ipynb")):
+        md = markdown_of(json.loads(path.read_text(encoding="utf-8")))
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", md):
+            if "://" in target:
+                continue
+            if not (path.parent / target).resolve().is_file():
+                broken.append((str(path.relative_to(tree)), target))
+    assert not broken, broken
+
+
+def test_assignments_hold_only_student_files(tree):
+    for folder in sorted((ROOT / "exercises").iterdir()):
+        if not folder.is_dir():
+            continue
+        shipped = sorted(p.name for p in (tree / "exercises" / folder.name).iterdir())
+        assert shipped == sorted(bst.student_files(folder))
+        assert f"{folder.name}.ipynb" in shipped
+    assert not list(tree.rglob("solution.ipynb"))
+    assert not list(tree.rglob("*BEGIN SOLUTION*"))
+    for nb in tree.joinpath("exercises").rglob("*.ipynb"):
+        assert "# BEGIN SOLUTION" not in nb.read_text(encoding="utf-8"), nb
+
+
+def test_tree_holds_what_binder_needs_and_no_instructor_tools(tree):
+    for needed in ("binder/requirements.txt", "binder/postBuild", "binder/runtime.txt",
+                   "pyproject.toml", "nbcourse/__init__.py", "README.md", "book/intro.ipynb"):
+        assert (tree / needed).is_file(), needed
+    for absent in ("tests", "tools", "requirements-dev.txt", "_config.yml", "book/intro.md"):
+        assert not (tree / absent).exists(), absent
+
+
+def test_out_inside_the_repository_root_is_refused():
+    with pytest.raises(ValueError, match="out"):
+        bst.build(ROOT)
+
+
+def test_glue_formatting_matches_myst_nb():
+    for text, spec in [("0.6923", ".3f"), ("14400", ",d"), ("0.25", ".1%"), ("'abc'", ""),
+                       ("3", ""), ("1.5e-16", ".2e")]:
+        assert bst.format_plain_text(text, spec) == myst_format_plain_text(text, spec)
+
+
+def test_command_line_writes_the_tree(tmp_path):
+    out = tmp_path / "s"
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "build_student_tree.py"),
+                           "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (out / "book/part2/04_experiments.ipynb").is_file()
+
+
+def _git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def test_commit_tree_records_the_tree_on_a_branch_and_leaves_the_checkout_alone(tree, tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "config", "user.email", "course@example.org")
+    _git(repo, "config", "user.name", "Course")
+    (repo / "solution.ipynb").write_text("{}")
+    _git(repo, "add", "solution.ipynb")
+    _git(repo, "commit", "-q", "-m", "instructor material")
+    head = _git(repo, "rev-parse", "HEAD").strip()
+
+    first = bst.commit_tree(tree, "student", repo=repo)
+    files = set(_git(repo, "ls-tree", "-r", "--name-only", "student").split())
+    assert "book/part1/01_discrete_features.ipynb" in files
+    assert "binder/postBuild" in files and "solution.ipynb" not in files
+    assert not any(f.endswith("/solution.ipynb") for f in files)
+    assert _git(repo, "rev-parse", "HEAD").strip() == head
+    assert _git(repo, "status", "--porcelain").strip() == ""
+
+    second = bst.commit_tree(tree, "student", repo=repo)
+    assert _git(repo, "rev-parse", f"{second}^").strip() == first
+    mode = _git(repo, "ls-tree", "student", "binder/postBuild").split()[0]
+    assert mode == "100755", "postBuild must stay executable"
+
+
+def test_commit_tree_rejects_a_bad_branch_name(tree, tmp_path):
+    with pytest.raises(ValueError, match="branch"):
+        bst.commit_tree(tree, "../main", repo=tmp_path)
+
+
+@pytest.mark.slow
+def test_binder_environment_runs_every_student_chapter(tree, tmp_path, monkeypatch):
+    """A fresh environment built as Binder builds it (binder/requirements.txt, then postBuild)
+    runs every chapter of the student tree; the kernel is that environment's Python."""
+    import venv
+
+    from nbclient import NotebookClient
+
+    env_dir = tmp_path / "binder-env"
+    venv.create(env_dir, with_pip=True)
+    path = f"{env_dir / 'bin'}:/usr/bin:/bin"
+    for command in (["python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+                    ["bash", "binder/postBuild"]):
+        done = subprocess.run(command, cwd=tree, capture_output=True, text=True, timeout=1200,
+                              env={"PATH": path, "HOME": str(tmp_path)})
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    kernels = tmp_path / "jupyter" / "kernels" / "binder-env"
+    kernels.mkdir(parents=True)
+    (kernels / "kernel.json").write_text(json.dumps({
+        "argv": [str(env_dir / "bin" / "python"), "-m", "ipykernel_launcher", "-f",
+                 "{connection_file}"], "display_name": "Binder environment", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    for doc in chapters():
+        nb = nbformat.read(tree / f"{doc}.ipynb", as_version=4)
+        if not any(c["cell_type"] == "code" for c in nb["cells"]):
+            continue
+        NotebookClient(nb, kernel_name="binder-env", timeout=600,
+                       resources={"metadata": {"path": str((tree / doc).parent)}}).execute()
+        errors = [o for c in nb["cells"] for o in c.get("outputs", []) if o["output_type"] == "error"]
+        assert not errors, f"{doc}: {errors[0]['ename']}: {errors[0]['evalue']}"

@@ -1,0 +1,550 @@
+"""Build the tree students open (Binder, downloads): ``make student`` writes ``_build/student/``.
+
+What goes in, and nothing else:
+
+- ``book/``: every chapter of ``_toc.yml`` as a notebook that reads right in plain Jupyter.  The
+  MyST that only Jupyter Book understands is rewritten: glued values (``{glue:text}``,
+  ``{glue:md}``) become the values stored in the notebook's outputs; ``{eq}``, ``{numref}``,
+  ``{prf:ref}``, ``{doc}``, ``{cite:t}``/``{cite:p}`` and ``{assignment}`` become the numbers,
+  titles and relative links the HTML book shows; directives (exercises, solutions, theorems,
+  proofs, admonitions, figures) become plain Markdown/HTML, solutions folded in ``<details>``;
+  labelled equations keep their number with ``\\tag``; figure captions follow their figure.
+  ``intro.md`` and the bibliography become notebooks too, so every page opens as a notebook.
+- ``exercises/<name>/``: the files of :func:`student_files` for each assignment, never the
+  solution source.
+- ``nbcourse/``, ``pyproject.toml``, ``binder/`` and a short ``README.md``: what Binder needs to
+  install the environment.
+
+Run ``python tools/build_student_tree.py [--out DIR] [--commit-branch student]``; the output
+folder is replaced.  ``--commit-branch`` records the tree as the next commit of a branch (see
+:func:`commit_tree`), which the Binder buttons open once it is pushed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "_build" / "student"
+
+
+def student_files(folder: Path) -> list[str]:
+    """The files a student gets from assignment ``folder``: student notebook + public tests.
+
+    The student notebook is ``<name>.ipynb``; ``check()`` reads its tests from ``tests.py``.
+    ``solution.ipynb`` is never part of this list.
+    """
+    name = folder.name
+    return [f"{name}.ipynb", "tests.py"]
+
+
+# --------------------------------------------------------------------------- book structure
+
+def toc_documents(root: Path = ROOT) -> list[str]:
+    """Document paths (without suffix, relative to ``root``) in the order of ``_toc.yml``."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    docs = [toc["root"]]
+    for part in toc.get("parts", []):
+        for chapter in part.get("chapters", []):
+            docs.append(chapter["file"])
+    return docs
+
+
+def _source(cell) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def read_document(root: Path, doc: str) -> dict:
+    """The document as a notebook: ``.ipynb`` as stored, ``.md`` as one markdown cell."""
+    ipynb, md = root / f"{doc}.ipynb", root / f"{doc}.md"
+    if ipynb.is_file():
+        return json.loads(ipynb.read_text(encoding="utf-8"))
+    if md.is_file():
+        return {"cells": [{"cell_type": "markdown", "metadata": {},
+                           "source": md.read_text(encoding="utf-8")}],
+                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                            "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    raise ValueError(f"doc: expected {doc}.ipynb or {doc}.md under {root}, found neither")
+
+
+FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|:{3,})\{(?P<name>[^}\s]+)\}[ \t]*(?P<arg>.*)$")
+EQ_LABEL = re.compile(r"\$\$[ \t]*\((?P<label>[A-Za-z0-9_:.-]+)\)")
+OPTION = re.compile(r"^[ \t]*:(?P<key>[A-Za-z0-9_-]+):[ \t]*(?P<value>.*)$")
+HEADING = re.compile(r"^#[ \t]+(.+)$", re.M)
+PRF_KINDS = {"theorem": "Theorem", "corollary": "Corollary", "proposition": "Proposition",
+             "lemma": "Lemma", "definition": "Definition", "example": "Example",
+             "remark": "Remark", "conjecture": "Conjecture", "axiom": "Axiom",
+             "criterion": "Criterion", "algorithm": "Algorithm", "property": "Property",
+             "observation": "Observation", "assumption": "Assumption"}
+
+
+def _fence_at(lines: list[str], i: int):
+    """The directive opening at ``lines[i]``: ``(name, arg, options, body, next_i)`` or None."""
+    m = FENCE_OPEN.match(lines[i])
+    if not m:
+        return None
+    j = i + 1
+    while j < len(lines) and lines[j].strip() != m["fence"]:
+        j += 1
+    body_lines = lines[i + 1:j]
+    options = {}
+    while body_lines and (o := OPTION.match(body_lines[0])):
+        options[o["key"]] = o["value"].strip()
+        body_lines = body_lines[1:]
+    return m["name"], m["arg"].strip(), options, "\n".join(body_lines).strip("\n"), j + 1
+
+
+def _directive_blocks(text: str):
+    """Yield ``(name, arg, options, body)`` for every directive fence in ``text``, outer first."""
+    lines, i = text.split("\n"), 0
+    while i < len(lines):
+        fence = _fence_at(lines, i)
+        if fence is None:
+            i += 1
+            continue
+        *block, i = fence
+        yield tuple(block)
+        yield from _directive_blocks(block[3])
+
+
+class Book:
+    """Numbers and titles the HTML book gives to labels, computed over the whole table of contents.
+
+    Jupyter Book numbers figures, labelled equations, exercises and each kind of proof
+    environment consecutively through the book in table-of-contents order; so does this.
+    """
+
+    def __init__(self, root: Path = ROOT):
+        self.root = root
+        self.docs = toc_documents(root)
+        self.notebooks = {doc: read_document(root, doc) for doc in self.docs}
+        self.titles, self.figures, self.equations, self.exercises, self.proofs = {}, {}, {}, {}, {}
+        counts = {"fig": 0, "eq": 0, "ex": 0}
+        kinds: dict[str, int] = {}
+        for doc, nb in self.notebooks.items():
+            for cell in nb["cells"]:
+                src = _source(cell)
+                if cell["cell_type"] == "markdown":
+                    if doc not in self.titles and (h := HEADING.search(src)):
+                        self.titles[doc] = h.group(1).strip()
+                    for m in EQ_LABEL.finditer(src):
+                        counts["eq"] += 1
+                        self.equations[m["label"]] = (doc, counts["eq"])
+                    for name, _arg, options, _ in _directive_blocks(src):
+                        if name == "exercise":
+                            counts["ex"] += 1
+                            label = options.get("label", f"_exercise{counts['ex']}")
+                            self.exercises[label] = (doc, counts["ex"])
+                        elif name.startswith("prf:") and name[4:] in PRF_KINDS:
+                            kind = PRF_KINDS[name[4:]]
+                            kinds[kind] = kinds.get(kind, 0) + 1
+                            if "label" in options:
+                                self.proofs[options["label"]] = (doc, f"{kind} {kinds[kind]}")
+                        elif name == "figure" and "name" in options:
+                            counts["fig"] += 1
+                            self.figures[options["name"]] = (doc, counts["fig"])
+                elif cell["cell_type"] == "code":
+                    figure = cell.get("metadata", {}).get("mystnb", {}).get("figure")
+                    if figure:
+                        counts["fig"] += 1
+                        self.figures[figure.get("name", f"_fig{counts['fig']}")] = (doc, counts["fig"])
+        self.bib = parse_bib((root / "book" / "references.bib").read_text(encoding="utf-8"))
+        config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+        sphinx_config = (config.get("sphinx") or {}).get("config") or {}
+        self.eqref_format = sphinx_config.get("math_eqref_format") or "({number})"
+
+
+# --------------------------------------------------------------------------- bibliography
+
+def parse_bib(text: str) -> dict[str, dict[str, str]]:
+    """A minimal BibTeX reader for ``references.bib``: key -> {field: value}."""
+    entries = {}
+    for m in re.finditer(r"@(\w+)\s*\{\s*([^,\s]+)\s*,(.*?)\n\}", text, re.S):
+        fields = {"type": m.group(1).lower()}
+        for f in re.finditer(r"(\w+)\s*=\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}", m.group(3)):
+            fields[f.group(1).lower()] = _bib_text(f.group(2))
+        entries[m.group(2)] = fields
+    return entries
+
+
+def _bib_text(value: str) -> str:
+    value = value.replace('{\\"\\i}', "ï").replace('\\"\\i', "ï").replace("--", "–")
+    value = re.sub(r"\\[a-zA-Z]+\s*", "", value)
+    return re.sub(r"\s+", " ", value.replace("{", "").replace("}", "")).strip()
+
+
+def _surnames(entry) -> list[str]:
+    return [a.split(",")[0].strip() for a in entry.get("author", "").split(" and ") if a.strip()]
+
+
+def cite_author(entry) -> str:
+    names = _surnames(entry)
+    if len(names) > 2:
+        return f"{names[0]} et al."
+    return " and ".join(names)
+
+
+def bibliography_markdown(bib) -> str:
+    items = []
+    for key, e in sorted(bib.items(), key=lambda kv: (_surnames(kv[1]) or [kv[0]], kv[1].get("year", ""))):
+        authors = e.get("author", "").replace(" and ", "; ")
+        where = ", ".join(v for v in (e.get("journal"), e.get("publisher"), e.get("howpublished"),
+                                      e.get("note")) if v)
+        items.append(f'- <a id="{key}"></a>{authors} ({e.get("year", "n.d.")}). '
+                     f'*{e.get("title", key)}*.' + (f" {where}." if where else ""))
+    return "\n".join(items)
+
+
+# --------------------------------------------------------------------------- markdown rewriting
+
+def _rel(from_doc: str, to_path: str) -> str:
+    """Relative link from document ``from_doc`` to repository path ``to_path``."""
+    return quote(posixpath.relpath(to_path, posixpath.dirname(from_doc) or "."))
+
+
+def format_plain_text(text: str, fmt_spec: str) -> str:
+    """The text myst-nb's ``{glue:text}`` shows for a stored ``text/plain`` and a format spec."""
+    try:
+        value = ast.literal_eval(text)
+    except (SyntaxError, ValueError):
+        value = text
+    if fmt_spec == "":
+        return str(value)
+    kind = fmt_spec[-1]
+    if kind == "s":
+        value = str(value)
+    elif kind in "bcdoxX":
+        value = int(value)
+    elif kind in "eEfFgGn%":
+        value = float(value)
+    return format(value, fmt_spec)
+
+
+def glued_values(nb) -> dict[str, dict]:
+    """``name -> mime bundle`` for every value glued in the notebook's stored outputs."""
+    values = {}
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            scrap = out.get("metadata", {}).get("scrapbook")
+            if not scrap:
+                continue
+            prefix = scrap.get("mime_prefix", "application/papermill.record/")
+            values[scrap["name"]] = {k.removeprefix(prefix): "".join(v) if isinstance(v, list) else v
+                                     for k, v in out.get("data", {}).items()}
+    return values
+
+
+ROLE = re.compile(r"\{(?P<role>[A-Za-z][\w:-]*)\}`(?P<text>[^`]+)`")
+
+
+def _title_and_target(text: str) -> tuple[str | None, str]:
+    m = re.match(r"^(.*?)\s*<([^<>]+)>$", text, re.S)
+    return (m.group(1), m.group(2)) if m else (None, text)
+
+
+def _quote(head: str, body: str) -> str:
+    """A block quote as HTML around Markdown, so that display maths inside keeps no ``>``."""
+    return f"<blockquote>\n\n{head}\n\n{body}\n\n</blockquote>\n"
+
+
+class Rewriter:
+    """Rewrites the markdown of one document of ``book`` into plain Jupyter Markdown."""
+
+    def __init__(self, book: Book, doc: str):
+        self.book, self.doc = book, doc
+        self.glue = glued_values(book.notebooks[doc])
+        self.missing: list[str] = []
+
+    # roles ---------------------------------------------------------------
+    def _link(self, text: str, target_doc: str, anchor: str = "") -> str:
+        if target_doc == self.doc:
+            return f"[{text}](#{anchor})" if anchor else text
+        href = _rel(self.doc, f"{target_doc}.ipynb") + (f"#{anchor}" if anchor else "")
+        return f"[{text}]({href})"
+
+    def role(self, m: re.Match) -> str:
+        role, text = m["role"], m["text"]
+        if role in ("glue:text", "glue", "glue:any"):
+            key, _, fmt = text.partition(":") if role == "glue:text" else (text, "", "")
+            bundle = self.glue.get(key.strip())
+            if bundle is None or "text/plain" not in bundle:
+                self.missing.append(key)
+                return m.group(0)
+            return format_plain_text(bundle["text/plain"], fmt)
+        if role == "glue:md":
+            key = text.split(":")[0].strip()
+            bundle = self.glue.get(key)
+            if bundle is None or "text/markdown" not in bundle:
+                self.missing.append(key)
+                return m.group(0)
+            return bundle["text/markdown"].strip()
+        if role == "eq":
+            _, label = _title_and_target(text)
+            doc, n = self._lookup(self.book.equations, label, role)
+            return self._link(self.book.eqref_format.format(number=n), doc, label)
+        if role == "numref":
+            title, label = _title_and_target(text)
+            doc, n = self._lookup(self.book.figures, label, role)
+            shown = title.replace("%s", str(n)).replace("{number}", str(n)) if title else f"Fig. {n}"
+            return self._link(shown, doc, label)
+        if role == "prf:ref":
+            title, label = _title_and_target(text)
+            doc, shown = self._lookup(self.book.proofs, label, role)
+            return self._link(title or shown, doc, label)
+        if role == "doc":
+            title, target = _title_and_target(text)
+            base = self.doc.rsplit("/", 1)[0] if "/" in self.doc else ""
+            parts = [p for p in (base + "/" + target if not target.startswith("/") else target[1:]).split("/") if p]
+            resolved = []
+            for p in parts:
+                if p == "..":
+                    resolved.pop()
+                elif p != ".":
+                    resolved.append(p)
+            target_doc = "/".join(resolved)
+            if target_doc not in self.book.titles:
+                raise ValueError(f"{{doc}} in {self.doc}: expected a document of _toc.yml, got {target!r}")
+            return self._link(title or self.book.titles[target_doc], target_doc)
+        if role == "ref":
+            title, label = _title_and_target(text)
+            return title or label.replace("-", " ")
+        if role in ("cite:t", "cite:p", "cite", "cite:ps", "cite:ts"):
+            keys = [k.strip() for k in text.split(",")]
+            entries = [self._lookup_bib(k) for k in keys]
+            bib = _rel(self.doc, "book/bibliography.ipynb")
+            if role.startswith("cite:t"):
+                return "; ".join(f"[{cite_author(e)} ({e.get('year', 'n.d.')})]({bib}#{k})"
+                                 for k, e in zip(keys, entries, strict=True))
+            inner = "; ".join(f"[{cite_author(e)}, {e.get('year', 'n.d.')}]({bib}#{k})"
+                              for k, e in zip(keys, entries, strict=True))
+            return f"({inner})"
+        if role == "assignment":
+            path = f"exercises/{text}/{text}.ipynb"
+            return f"[`exercises/{text}`]({_rel(self.doc, path)})"
+        if role == "math":
+            return f"${text}$"
+        return m.group(0)
+
+    def _lookup(self, table, label, role):
+        if label not in table:
+            raise ValueError(f"{{{role}}} in {self.doc}: no label {label!r} in the book")
+        return table[label]
+
+    def _lookup_bib(self, key):
+        if key not in self.book.bib:
+            raise ValueError(f"citation in {self.doc}: no entry {key!r} in references.bib")
+        return self.book.bib[key]
+
+    def roles(self, text: str) -> str:
+        return ROLE.sub(self.role, text)
+
+    # equations -----------------------------------------------------------
+    def equations(self, text: str) -> str:
+        def tag(m):
+            body, label = m.group(1), m.group(2)
+            n = self.book.equations[label][1]
+            return f'<a id="{label}"></a>\n\n$$\n{body.strip()}\n\\tag{{{n}}}\n$$'
+        return re.sub(r"\$\$(.*?)\$\$[ \t]*\(([A-Za-z0-9_:.-]+)\)", tag, text, flags=re.S)
+
+    # directives ----------------------------------------------------------
+    def directives(self, text: str) -> str:
+        lines, out, i = text.split("\n"), [], 0
+        while i < len(lines):
+            fence = _fence_at(lines, i)
+            if fence is None:
+                out.append(lines[i])
+                i += 1
+                continue
+            name, arg, options, body, i = fence
+            out.append(self.directive(name, arg, options, self.directives(body)))
+        return "\n".join(out)
+
+    def directive(self, name, arg, options, body) -> str:
+        label = options.get("label") or options.get("name")
+        anchor = f'<a id="{label}"></a>\n' if label else ""
+        if name == "exercise":
+            n = self.book.exercises.get(label, (None, "?"))[1] if label else "?"
+            title = f" ({arg})" if arg else ""
+            return f"{anchor}**Exercise {n}{title}.** {body}\n"
+        if name == "solution":
+            n = self.book.exercises.get(arg, (None, "?"))[1]
+            return (f"<details>\n<summary>Solution to Exercise {n}</summary>\n\n{body}\n\n"
+                    f"</details>\n")
+        if name.startswith("prf:"):
+            kind = name[4:]
+            if kind == "proof":
+                return f"{anchor}*Proof.* {body} $\\blacksquare$\n"
+            shown = self.book.proofs.get(label, (None, PRF_KINDS.get(kind, kind.title())))[1]
+            title = f" ({arg})" if arg else ""
+            return _quote(f"{anchor}**{shown}{title}.**", body)
+        if name == "figure":
+            n = self.book.figures.get(label, (None, "?"))[1]
+            alt = options.get("alt", "")
+            return f"{anchor}![{alt}]({arg})\n\n*Fig. {n}.* {body}\n"
+        if name in ("math",):
+            return f"$$\n{body}\n$$\n"
+        kinds = {"note": "Note", "tip": "Tip", "warning": "Warning", "important": "Important",
+                 "seealso": "See also", "caution": "Caution", "hint": "Hint",
+                 "attention": "Attention", "danger": "Danger", "error": "Error"}
+        title = arg if name == "admonition" else kinds.get(name, name.title())
+        if "dropdown" in options.get("class", ""):
+            return f"<details>\n<summary>{title}</summary>\n\n{body}\n\n</details>\n"
+        return _quote(f"{anchor}**{title}.**", body)
+
+    def markdown(self, text: str) -> str:
+        text = re.sub(r"^\(([A-Za-z0-9_:.-]+)\)=[ \t]*$", r'<a id="\1"></a>', text, flags=re.M)
+        text = self.equations(text)
+        text = self.directives(text)
+        return self.roles(text)
+
+
+# --------------------------------------------------------------------------- notebooks
+
+def student_chapter(book: Book, doc: str) -> tuple[dict, list[str]]:
+    """The notebook of ``doc`` rewritten for plain Jupyter, and the glue names it could not find."""
+    nb = copy.deepcopy(book.notebooks[doc])
+    rw = Rewriter(book, doc)
+    cells = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"] = rw.markdown(_source(cell))
+        cells.append(cell)
+        figure = cell.get("metadata", {}).get("mystnb", {}).get("figure")
+        if cell["cell_type"] == "code" and figure:
+            label = figure.get("name")
+            n = book.figures.get(label, (None, "?"))[1] if label else "?"
+            anchor = f'<a id="{label}"></a>' if label else ""
+            caption = rw.markdown(figure.get("caption", ""))
+            cells.append({"cell_type": "markdown", "metadata": {},
+                          "source": f"{anchor}*Fig. {n}.* {caption}"})
+    if doc == "book/bibliography":
+        cells = [{"cell_type": "markdown", "metadata": {},
+                  "source": "# References\n\n" + bibliography_markdown(book.bib)}]
+    for k, cell in enumerate(cells):
+        cell.setdefault("metadata", {})
+        if "id" in nb["cells"][0] or nb.get("nbformat_minor", 0) >= 5:
+            cell["id"] = cell.get("id") or f"student-{k}"
+    nb["cells"] = cells
+    nb["nbformat"], nb["nbformat_minor"] = 4, max(nb.get("nbformat_minor", 5), 5)
+    return nb, rw.missing
+
+
+def write_json(path: Path, nb: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+STUDENT_README = """\
+# Naive Bayes with discrete features: notebooks
+
+Open `book/intro.ipynb` to start reading, or a chapter under `book/part1/` and `book/part2/`.
+Every chapter runs as it is: Kernel → Restart Kernel and Run All Cells.
+
+Graded assignments are in `exercises/<name>/<name>.ipynb`. Replace each `...` or
+`raise NotImplementedError(...)` and run the `check("qN")` cell under it for instant feedback
+from the public tests. Before you submit, restart the kernel and run all cells.
+
+To run the notebooks on your own machine (Python 3.11):
+
+```bash
+python -m venv .venv && . .venv/bin/activate
+pip install -r binder/requirements.txt && bash binder/postBuild
+pip install jupyterlab && jupyter lab
+```
+"""
+
+
+def build(out: Path = DEFAULT_OUT, root: Path = ROOT) -> Path:
+    """Write the student tree to ``out`` (replacing it) and return ``out``."""
+    out, root = Path(out), Path(root)
+    if out.resolve() in (root.resolve(), *root.resolve().parents):
+        raise ValueError(f"out: expected a folder outside the repository root, got {str(out)!r}")
+    book = Book(root)
+    if out.exists():
+        shutil.rmtree(out)
+    missing = {}
+    for doc in book.docs:
+        nb, lost = student_chapter(book, doc)
+        if lost:
+            missing[doc] = lost
+        write_json(out / f"{doc}.ipynb", nb)
+    if missing:
+        raise ValueError(f"glued values not found in the stored outputs: {missing}")
+    for folder in sorted(p for p in (root / "exercises").iterdir() if p.is_dir()):
+        for name in student_files(folder):
+            if name == "solution.ipynb":
+                raise ValueError(f"student_files: solution.ipynb must never reach students ({folder})")
+            (out / "exercises" / folder.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy2(folder / name, out / "exercises" / folder.name / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    shutil.copytree(root / "nbcourse", out / "nbcourse", ignore=ignore)
+    shutil.copytree(root / "binder", out / "binder", ignore=ignore)
+    shutil.copy2(root / "pyproject.toml", out / "pyproject.toml")
+    (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
+    return out
+
+
+def commit_tree(tree: Path, branch: str, repo: Path = ROOT, message: str | None = None) -> str:
+    """Commit the contents of ``tree`` as the whole of ``branch`` in ``repo``; return the commit.
+
+    The commit's parent is the branch's previous tip, so the branch keeps a history students can
+    pull.  Neither the working tree, the index nor ``HEAD`` of ``repo`` is touched: the files are
+    staged in a temporary index.
+    """
+    tree, repo = Path(tree), Path(repo)
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", branch) or ".." in branch:
+        raise ValueError(f"branch: expected a plain branch name such as 'student', got {branch!r}")
+    if not tree.is_dir():
+        raise ValueError(f"tree: expected a folder, got {str(tree)!r}")
+
+    def git(*args, env=None):
+        return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                              text=True, env=env).stdout.strip()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        git("--work-tree", str(tree.resolve()), "add", "--all", "--force", ".", env=env)
+        tree_id = git("write-tree", env=env)
+    try:
+        parent = git("rev-parse", "--verify", "--quiet", f"refs/heads/{branch}")
+    except subprocess.CalledProcessError:
+        parent = ""
+    source = git("rev-parse", "--short", "HEAD")
+    message = message or f"Student tree built from {source}"
+    commit = git("commit-tree", tree_id, *(["-p", parent] if parent else []), "-m", message)
+    git("update-ref", f"refs/heads/{branch}", commit)
+    return commit
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (replaced)")
+    parser.add_argument("--commit-branch", metavar="BRANCH",
+                        help="also commit the tree as the whole of BRANCH (nothing is pushed)")
+    args = parser.parse_args(argv)
+    out = build(args.out)
+    print(f"student tree written to {out}")
+    if args.commit_branch:
+        commit = commit_tree(out, args.commit_branch)
+        print(f"committed as {commit} on branch {args.commit_branch}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
