@@ -11,7 +11,6 @@ The counts of every impact level are written to ``_build/a11y.json``.
 import json
 import os
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from conftest import HTML, ROOT
@@ -83,7 +82,7 @@ def write_counts():
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("doc", built_pages())
-def test_no_serious_accessibility_violation(browser, server, axe_source, doc, scheme):
+def test_no_serious_accessibility_violation(browser, server, axe_source, doc, scheme):  # noqa: F811
     visit = PageVisit(browser, server, doc, color_scheme=scheme)
     try:
         page = visit.page
