@@ -4,6 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HTML   := _build/html
+AXE    := tests/node_modules/axe-core/axe.min.js
 
 .PHONY: help book test test-fast refresh bench lint clean pins
 
@@ -23,7 +24,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 book: $(STAMP)
 	$(PY) tools/build_book.py
 
-test: book
+test: book $(AXE)
 	$(PY) -m pytest -n auto --dist loadfile
 
 test-fast: $(STAMP)
@@ -38,5 +39,10 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check nbcourse tests tools benchmarks
 
+# axe-core for the accessibility test, pinned by tests/package-lock.json (npm registry).
+$(AXE): tests/package.json tests/package-lock.json
+	cd tests && npm ci --no-audit --no-fund
+	touch $(AXE)
+
 clean:
-	rm -rf $(VENV) _build
+	rm -rf $(VENV) _build tests/node_modules
