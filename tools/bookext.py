@@ -12,7 +12,10 @@ Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` wit
   colour-mode button's icons carry titles that differ from its name; a speech-input user
   saying what they see would not reach them.  The search buttons take their name from their
   text and the icons are hidden from assistive technology.
-- docutils marks the bibliography ``role="list"`` without ``listitem`` children.
+- docutils marks the bibliography ``role="list"`` with ``doc-biblioentry`` children, a
+  deprecated role that a list may not hold; the entries become ``listitem``.
+- pandas tables leave the corner above the row labels as an empty header cell; it
+  becomes an ordinary cell.
 - The proof index is a layout table with no header cells; it is marked as presentation.
 - The sidebar logo sits outside every landmark; it is wrapped in the header landmark.
 - The ``index.html`` redirect page gets a language, a title and a visible link.
@@ -135,17 +138,24 @@ _MARKUP_FIXES = (
     # colour-mode button: its three icons are decoration; the button is named "Color mode"
     (re.compile(r'<i class="theme-switch ([^"]*)" data-mode="([a-z]+)"\s+title="[^"]*"></i>'),
      r'<i class="theme-switch \1" data-mode="\2" aria-hidden="true"></i>'),
-    # bibliography: docutils' role="list" has no listitem children
-    (re.compile(r'<div role="list" class="citation-list">'), '<div class="citation-list">'),
+    # bibliography: docutils' role="list" holds entries with the deprecated doc-biblioentry
+    (re.compile(r'<div class="citation" id="([^"]*)" role="doc-biblioentry">'),
+     r'<div class="citation" id="\1" role="listitem">'),
     # the proof index is a layout table without header cells
     (re.compile(r'<table class="indextable modindextable">'),
      '<table class="indextable modindextable" role="presentation">'),
 )
 
 
+_DATAFRAME = re.compile(r'<table[^>]*class="dataframe[^"]*"[^>]*>.*?</table>', re.S)
+
+
 def _fix_markup(text):
     for pattern, replacement in _MARKUP_FIXES:
         text = pattern.sub(replacement, text)
+    # pandas tables: the blank corner above the row labels is a cell, not a header
+    text = _DATAFRAME.sub(lambda t: re.sub(r"<th([^>]*)></th>", r"<td\1></td>", t.group(0)),
+                          text)
     # the sidebar logo, a link outside every landmark, goes into a navigation landmark
     text = re.sub(r'(<div class="sidebar-primary-items__start sidebar-primary__section">)'
                   r'(\s*<div class="sidebar-primary-item">\s*<a class="navbar-brand logo".*?</a>'
