@@ -10,6 +10,7 @@ The counts of every impact level are written to ``_build/a11y.json``.
 
 import json
 import os
+import re
 from collections import Counter
 
 import pytest
@@ -95,5 +96,56 @@ def test_no_serious_accessibility_violation(browser, server, axe_source, doc, sc
         assert not visit.blocked, f"requests to the network: {visit.blocked}"
         bad = [v for v in violations if v["impact"] in FAILING]
         assert not bad, f"{doc} ({scheme}): axe-core violations\n{describe(bad)}"
+    finally:
+        visit.close()
+
+
+# a control's name read as code: a Greek letter spelled out, or words joined by underscores
+RAW_NAME = re.compile(r"\b(alpha|beta|theta|omega|pi|lambda|sigma|mu)(_|\b)|[A-Za-z]{2,}_[A-Za-z]")
+
+
+def widget_pages():
+    from test_browser import widget_pages as pages
+
+    return pages()
+
+
+@pytest.mark.parametrize("doc", widget_pages())
+def test_every_figure_control_works_by_keyboard_and_reads_sensibly(browser, server, doc):  # noqa: F811
+    visit = PageVisit(browser, server, doc)
+    try:
+        page = visit.page
+        figures = page.locator("figure.nbcourse-explore")
+        assert figures.count() > 0, "no interactive figure on the page"
+        for k in range(figures.count()):
+            figure = figures.nth(k)
+            image = figure.locator("img.nbcourse-explore-frame")
+            assert image.get_attribute("width") and image.get_attribute("height"), \
+                f"figure {k}: the image has no width and height"
+            controls = figure.locator("[data-control]")
+            for c in range(controls.count()):
+                control = controls.nth(c)
+                name = control.get_attribute("data-control")
+                label = figure.locator(f'label[for="{control.get_attribute("id")}"]')
+                spoken = label.text_content().strip() if label.count() else ""
+                assert spoken and not RAW_NAME.search(spoken), \
+                    f"figure {k}: control {name!r} is named {spoken!r}, not in words or symbols"
+                tag = control.evaluate("e => e.tagName")
+                control.focus()
+                before = (image.get_attribute("src"), image.get_attribute("alt"))
+                if tag == "SELECT":
+                    first = control.evaluate("e => e.selectedIndex === 0")
+                    page.keyboard.press("ArrowUp" if not first else "ArrowDown")
+                else:
+                    at_max = control.evaluate("e => e.value === e.max")
+                    page.keyboard.press("Home" if at_max else "End")
+                    readout = figure.locator(f'output[for="{control.get_attribute("id")}"]')
+                    assert control.get_attribute("aria-valuetext") == readout.text_content(), \
+                        f"figure {k}: {name!r} announces a value other than the one shown"
+                after = (image.get_attribute("src"), image.get_attribute("alt"))
+                assert after[0] != before[0], f"figure {k}: the key left {name!r}'s image unchanged"
+                assert after[1] != before[1], f"figure {k}: the alt text did not follow {name!r}"
+                assert image.evaluate("i => i.decode().then(() => i.naturalWidth > 0)")
+        assert not visit.errors, f"console errors: {visit.errors}"
     finally:
         visit.close()
