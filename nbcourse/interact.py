@@ -68,18 +68,36 @@ Budgets and choices
   so three interactive figures fit in the 3 MB page budget; a larger result
   raises a ``ValueError``.  Identical frames are stored once.
 
+Accessibility
+-------------
+* Each control has a visible ``<label>`` with the reader's name of the parameter:
+  :func:`readable_name` turns ``theta_j`` into ``θ_j`` and ``pi_1`` into ``π_1``, and
+  ``_labels`` sets any other ("prior P(ω₁)").  The live widgets use the same names.
+* A slider moves over the indices of its values, so it carries ``aria-valuetext`` with the
+  value shown next to it (``0.50``), and a screen reader announces that rather than the index.
+* Numeric dropdown options are listed in increasing order, so arrow keys step through
+  them in order; the first option written stays the initial one and is ``selected``.
+* Every state has its own alt text: ``_alt`` describes the figure (default: the caption)
+  and the control values follow ("..., at K = 6, θ_j = 0.50"); a callable gives the whole
+  text per state.  The image carries ``width`` and ``height``.
+* Native ``<input type="range">`` and ``<select>`` elements: Tab reaches each one, arrow
+  keys, Home and End move it.
+* The figure is drawn on white with dark text in both colour schemes.
+
 Static HTML structure (for browser tests)
 -----------------------------------------
 ``<figure class="nbcourse-explore" id="nbcourse-explore-<12 hex>">`` holds
-``<img class="nbcourse-explore-frame">`` (showing the initial state, with alt
-text naming the control values), a ``<figcaption>``, a ``<form>`` (hidden until
-the script runs) with one ``input[type=range]`` or ``select`` per control
-(attribute ``data-control`` = control name; values are 0-based indices into
-the control's values) and an ``<output>`` read-out per control, then a
-``<script type="application/json" class="nbcourse-explore-data">`` with
-``names``, ``labels``, ``sizes``, ``index`` and ``frames`` and the inline
-script.  State ``k`` of the grid is the row-major (C order) index over the
-controls in the order they were given; ``frames[index[k]]`` is its image.
+``<img class="nbcourse-explore-frame">`` (showing the initial state, with its alt text and
+pixel size), a ``<figcaption>``, a ``<form>`` (hidden until the script runs) with one
+labelled ``input[type=range]`` or ``select`` per control (attribute ``data-control`` =
+control name, ``id`` = figure id + ``-`` + control position; values are 0-based indices
+into the control's values) and an ``<output for=...>`` read-out per control, then a
+``<script type="application/json" class="nbcourse-explore-data">`` with ``names``,
+``labels``, ``sizes``, ``index``, ``alts`` and ``frames`` and the inline script.  State
+``k`` of the grid is the row-major (C order) index over the controls in the order they
+were given; ``frames[index[k]]`` is its image and ``alts[k]`` its alt text.  The frames
+are data URIs in the notebook; the book's Sphinx extension (``tools/bookext.py``) writes
+them to ``_images`` as files when it builds the HTML pages.
 """
 
 from __future__ import annotations

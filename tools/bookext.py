@@ -125,10 +125,16 @@ def plain_title(app, pagename, templatename, context, doctree):
     title = context.get("title")
     if title and ("\\(" in title or "$" in title):
         context["title"] = tex_to_text(title)
+        # sphinx-book-theme's print header: the title as text, TeX without delimiters
+        context["pagetitle"] = re.sub(r"<[^>]+>", "", context["title"])
+    for key in ("prev", "next"):  # the <link rel=prev/next title=...> attributes
+        link = context.get(key)
+        if link and "\\(" in (link.get("title") or ""):
+            link["title"] = tex_to_text(link["title"])
 
 
-# (pattern, replacement, pages) applied to every built HTML page; ``count`` is how many
-# pages changed, so a theme update that removes a pattern shows in the build log.
+# (pattern, replacement) applied to every built HTML page; the build log says how many
+# pages changed.
 _MARKUP_FIXES = (
     # search fields: name from the visible text ("Search Ctrl+K"), icon hidden
     (re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="[^"]*"'),
