@@ -44,6 +44,25 @@ def axe_source():
     return AXE.read_text(encoding="utf-8")
 
 
+def redirect_target(path):
+    """The address a ``<meta http-equiv="Refresh">`` page sends the reader to, or None."""
+    if not path.is_file():
+        return None
+    found = re.search(r'http-equiv="Refresh" content="0; url=([^"]+)"',
+                      path.read_text(encoding="utf-8"), re.I)
+    return found.group(1) if found else None
+
+
+def test_redirect_page_has_a_language_a_title_and_a_link(built_book):
+    page = (built_book / "index.html").read_text(encoding="utf-8")
+    target = redirect_target(built_book / "index.html")
+    assert target, "index.html is not a redirect page"
+    assert re.search(r'<html lang="[a-z]{2}', page), "no lang on the redirect page"
+    title = re.search(r"<title>([^<]+)</title>", page)
+    assert title and title.group(1).strip(), "no title on the redirect page"
+    assert f'<a href="{target}">' in page, "no link a reader can follow without the refresh"
+
+
 def run_axe(page, source):
     """Inject axe-core into ``page`` and return its violations (list of dicts)."""
     page.add_script_tag(content=source)
@@ -87,6 +106,10 @@ def test_no_serious_accessibility_violation(browser, server, axe_source, doc, sc
     visit = PageVisit(browser, server, doc, color_scheme=scheme)
     try:
         page = visit.page
+        target = redirect_target(HTML / f"{doc}.html")
+        if target:  # audit the page the redirect leads to once it has settled
+            page.wait_for_url(f"**/{target}")
+            page.wait_for_load_state("load")
         if page.locator("html[data-theme]").count():
             page.wait_for_function(f"() => document.documentElement.dataset.theme === '{scheme}'",
                                    timeout=5_000)

@@ -20,6 +20,14 @@ A4_WIDTH_PT = 595.28
 pytestmark = pytest.mark.browser
 
 
+def contrast_on_white(css_colour):
+    """WCAG 2 contrast ratio of an ``rgb(r, g, b)`` colour against white."""
+    channels = [int(v) / 255 for v in re.findall(r"\d+", css_colour)[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return 1.05 / (luminance + 0.05)
+
+
 def code_lines_missing_from(pdf_path, lines):
     """The code lines whose text is not in the PDF (cut at the margin rather than wrapped).
 
@@ -57,9 +65,10 @@ def test_long_chapter_prints_with_every_code_line_on_the_page(browser, server, t
         page.pdf(path=str(pdf), format="A4", print_background=True)
         assert pdf.stat().st_size > 10_000
         beyond = code_lines_missing_from(pdf, lines)
-        dark_text = text_colour in ("rgb(17, 17, 17)", "rgb(0, 0, 0)")
+        dark_text = contrast_on_white(text_colour) >= 7
         assert not beyond and not wide and dark_text, (
-            f"printed text colour {text_colour}; {len(wide)} of {len(blocks)} code blocks are wider than the page: {wide[:3]}; "
+            f"printed text colour {text_colour} "
+            f"({contrast_on_white(text_colour):.1f} : 1 on white); {len(wide)} of {len(blocks)} code blocks are wider than the page: {wide[:3]}; "
             f"{len(beyond)} of {len(lines)} code lines are cut in the PDF: {beyond[:4]}")
     finally:
         visit.close()
