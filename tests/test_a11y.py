@@ -172,3 +172,28 @@ def test_every_figure_control_works_by_keyboard_and_reads_sensibly(browser, serv
         assert not visit.errors, f"console errors: {visit.errors}"
     finally:
         visit.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_wide_equations_scroll_from_their_start_with_a_cue_on_a_phone(browser, server):  # noqa: F811
+    """At 390 px, an equation wider than the column scrolls, starts at its left edge, shows a cue."""
+    visit = PageVisit(browser, server, "book/part2/05_beyond_one_feature")
+    try:
+        page = visit.page
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(500)  # MathJax re-lays out on resize
+        wide = page.eval_on_selector_all(
+            "div.math", "ds => ds.filter(d => d.scrollWidth > d.clientWidth + 2).map(d => {"
+                        " const box = d.getBoundingClientRect();"
+                        " const eq = d.querySelector('mjx-container').getBoundingClientRect();"
+                        " return {cut_left: eq.left < box.left - 1,"
+                        " scrolls: ['auto', 'scroll'].includes(getComputedStyle(d).overflowX),"
+                        " cue: getComputedStyle(d).backgroundImage.includes('gradient')}; })")
+        assert wide, "expected at least one equation wider than a phone's column on this page"
+        assert all(w["scrolls"] for w in wide), f"an equation does not scroll: {wide}"
+        assert not any(w["cut_left"] for w in wide), f"an equation's start is cut off: {wide}"
+        assert all(w["cue"] for w in wide), f"no visible cue that an equation scrolls: {wide}"
+    finally:
+        visit.close()
