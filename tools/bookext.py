@@ -23,7 +23,8 @@ Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` wit
   notebook is self-contained; in the built pages each frame becomes a file in ``_images``
   (named by its content), which keeps each page's HTML small.
 - TeX in a page title (``The factor $Q^{-j}$``) is written with Unicode in ``<title>`` and
-  the print header, where MathJax does not typeset it.
+  the print header, where MathJax does not typeset it, and ``{doc}`` links, which Sphinx
+  writes with the title's plain text (``The factor Q^{-j}``), carry the title's mathematics.
 
 It also adds the role ``{assignment}`NAME```, which links a chapter to its graded assignment:
 the student notebook ``exercises/NAME/NAME.ipynb`` opened on Binder, with the repository and
@@ -131,6 +132,21 @@ def plain_title(app, pagename, templatename, context, doctree):
         link = context.get(key)
         if link and "\\(" in (link.get("title") or ""):
             link["title"] = tex_to_text(link["title"])
+
+
+def math_in_doc_links(app, doctree, docname):
+    """``{doc}`` links to a page whose title has mathematics show it typeset, not as TeX."""
+    from sphinx.util.nodes import clean_astext
+
+    with_math = {clean_astext(title): title for title in app.env.titles.values()
+                 if any(isinstance(n, nodes.math) for n in title.findall(nodes.math))}
+    if not with_math:
+        return
+    for inline in list(doctree.findall(nodes.inline)):
+        title = with_math.get(inline.astext())
+        if "doc" in inline["classes"] and title is not None:
+            inline.children = []
+            inline.extend(child.deepcopy() for child in title.children)
 
 
 # (pattern, replacement) applied to every built HTML page; the build log says how many
@@ -243,6 +259,7 @@ def setup(app):
     app.set_html_assets_policy("always")
     app.connect("html-page-context", dedupe_scripts, priority=900)
     app.connect("html-page-context", plain_title, priority=910)
+    app.connect("doctree-resolved", math_in_doc_links)
     app.connect("build-finished", accessible_markup, priority=400)
     app.connect("build-finished", external_frames, priority=410)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
