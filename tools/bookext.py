@@ -18,6 +18,8 @@ Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` wit
   becomes an ordinary cell.
 - The proof index is a layout table with no header cells; it is marked as presentation.
 - The sidebar logo sits outside every landmark; it is wrapped in the header landmark.
+- Images from ``_images`` get their ``width`` and ``height``, so the page does not shift as
+  they load (the stylesheet keeps them fluid).
 - The ``index.html`` redirect page gets a language, a title and a visible link.
 - Interactive figures (``nbcourse.interact``) carry their frames as PNG data URIs so that a
   notebook is self-contained; in the built pages each frame becomes a file in ``_images``
@@ -195,6 +197,32 @@ def _redirect_page(config, target):
             f'<body><main><p><a href="{target}">{title}</a></p></main></body>\n</html>\n')
 
 
+_IMG = re.compile(r'<img (?![^>]*\swidth=)([^>]*?)src="([^"]*_images/[^"]+\.png)"([^>]*?)\s*/?>')
+
+
+def _png_size(path):
+    """(width, height) from a PNG file's header, or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(24)
+    except OSError:
+        return None
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def _image_sizes(text, page):
+    """``width`` and ``height`` on every PNG from ``_images``, so the page does not shift."""
+    def add(match):
+        size = _png_size(page.parent / match.group(2))
+        if size is None:
+            return match.group(0)
+        return (f'<img {match.group(1)}src="{match.group(2)}"{match.group(3)} '
+                f'width="{size[0]}" height="{size[1]}" />')
+    return _IMG.sub(add, text)
+
+
 def accessible_markup(app, exception):
     """Rewrite the built pages with :data:`_MARKUP_FIXES`; write an accessible index.html."""
     if exception is not None or app.builder.format != "html":
@@ -205,7 +233,7 @@ def accessible_markup(app, exception):
         if {"_static", "_sources"} & set(page.relative_to(out).parts):
             continue
         text = page.read_text(encoding="utf-8")
-        fixed = _fix_markup(text)
+        fixed = _image_sizes(_fix_markup(text), page)
         if fixed != text:
             page.write_text(fixed, encoding="utf-8")
             changed += 1
