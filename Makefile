@@ -8,6 +8,7 @@ PDF    := _build/latex/nbcourse.pdf
 STUDENT := _build/student
 STUDENT_BRANCH ?= student
 REMOTE ?= origin
+AXE    := tests/node_modules/axe-core/axe.min.js
 
 .PHONY: help book pdf test test-fast refresh bench lint clean pins student student-branch push-student test-jupyterlab
 
@@ -37,6 +38,7 @@ pdf: $(STAMP)
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
 test: book
+test: book $(AXE)
 	$(PY) -m pytest -n auto --dist loadfile
 
 test-fast: $(STAMP)
@@ -63,5 +65,10 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check nbcourse tests tools benchmarks
 
+# axe-core for the accessibility test, pinned by tests/package-lock.json (npm registry).
+$(AXE): tests/package.json tests/package-lock.json
+	cd tests && npm ci --no-audit --no-fund
+	touch $(AXE)
+
 clean:
-	rm -rf $(VENV) _build
+	rm -rf $(VENV) _build tests/node_modules

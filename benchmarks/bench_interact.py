@@ -7,11 +7,21 @@ slider over 0.1, 0.2, ..., 0.8 (8 values) and ``K`` a dropdown of 4 options, so
 state, the still image and assembles the HTML) and its CPU time (wall time grows when
 other processes share the cores), the HTML size and the mean frame size.
 
-Run: ``.venv/bin/python benchmarks/bench_interact.py``
+It then reports the weight of every page of the built book (``_build/html``, when built):
+the HTML bytes and the total with the images the page shows or an interactive figure can
+load (``src`` attributes and the frame list of each figure, counted once per page), and
+the largest page.  ``--before DIR`` adds the same figures for another build (for example
+one made before a change) side by side.
+
+Run: ``.venv/bin/python benchmarks/bench_interact.py [--before OTHER/_build/html]``
 """
 
+import argparse
+import json
+import re
 import statistics
 import time
+from pathlib import Path
 
 import matplotlib
 
@@ -33,6 +43,55 @@ def binomial_bits(theta, K):
            title=f"K = {K} bits, theta = {theta:.2f}")
     ax.legend(loc="upper right")
     return fig
+
+
+ROOT = Path(__file__).resolve().parent.parent
+_SRC = re.compile(r'<img[^>]*\ssrc="([^"]+)"')
+_FIGURE_DATA = re.compile(
+    r'<script type="application/json" class="nbcourse-explore-data">(.*?)</script>', re.S)
+
+
+def page_weight(page: Path) -> tuple[int, int]:
+    """(HTML bytes, HTML bytes + bytes of every local image the page shows or may load)."""
+    text = page.read_text(encoding="utf-8")
+    sources = set(_SRC.findall(text))
+    for payload in _FIGURE_DATA.findall(text):
+        sources.update(json.loads(payload)["frames"])
+    images = 0
+    for src in sources:
+        if src.startswith("data:"):
+            continue  # already counted in the HTML
+        path = (page.parent / src.split("#")[0].split("?")[0]).resolve()
+        if path.is_file():
+            images += path.stat().st_size
+    size = len(text.encode())
+    return size, size + images
+
+
+def page_weights(html_dir: Path) -> dict[str, tuple[int, int]]:
+    skip = {"_static", "_sources", "_images"}
+    return {p.relative_to(html_dir).as_posix(): page_weight(p)
+            for p in sorted(html_dir.rglob("*.html"))
+            if not skip & set(p.relative_to(html_dir).parts)}
+
+
+def report_pages(after: Path, before: Path | None) -> None:
+    now = page_weights(after)
+    old = page_weights(before) if before else {}
+    head = f"{'page':45s} {'HTML':>10s} {'with images':>12s}"
+    if old:
+        head += f" | {'before HTML':>11s} {'with images':>12s}"
+    print(head)
+    for name, (html, total) in now.items():
+        line = f"{name:45s} {html:10,d} {total:12,d}"
+        if name in old:
+            line += f" | {old[name][0]:11,d} {old[name][1]:12,d}"
+        print(line)
+    for label, table in (("now", now), ("before", old)):
+        if table:
+            name, (html, total) = max(table.items(), key=lambda kv: kv[1][0])
+            print(f"{label}: HTML of all pages {sum(h for h, _ in table.values()):,} bytes; "
+                  f"largest page {name} {html:,} bytes HTML, {total:,} with images")
 
 
 def main(repeats=3):
@@ -57,4 +116,14 @@ def main(repeats=3):
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, help="another built book to compare with")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    main(args.repeats)
+    built = ROOT / "_build" / "html"
+    if built.is_dir():
+        print()
+        report_pages(built, args.before)
+    else:
+        print("page weights: no built book at _build/html (run `make book`)")

@@ -68,23 +68,42 @@ Budgets and choices
   so three interactive figures fit in the 3 MB page budget; a larger result
   raises a ``ValueError``.  Identical frames are stored once.
 
+Accessibility
+-------------
+* Each control has a visible ``<label>`` with the reader's name of the parameter:
+  :func:`readable_name` turns ``theta_j`` into ``θ_j`` and ``pi_1`` into ``π_1``, and
+  ``_labels`` sets any other ("prior P(ω₁)").  The live widgets use the same names.
+* A slider moves over the indices of its values, so it carries ``aria-valuetext`` with the
+  value shown next to it (``0.50``), and a screen reader announces that rather than the index.
+* Numeric dropdown options are listed in increasing order, so arrow keys step through
+  them in order; the first option written stays the initial one and is ``selected``.
+* Every state has its own alt text: ``_alt`` describes the figure (default: the caption)
+  and the control values follow ("..., at K = 6, θ_j = 0.50"); a callable gives the whole
+  text per state.  The image carries ``width`` and ``height``.
+* Native ``<input type="range">`` and ``<select>`` elements: Tab reaches each one, arrow
+  keys, Home and End move it.
+* The figure is drawn on white with dark text in both colour schemes.
+
 Static HTML structure (for browser tests)
 -----------------------------------------
 ``<figure class="nbcourse-explore" id="nbcourse-explore-<12 hex>">`` holds
-``<img class="nbcourse-explore-frame">`` (showing the initial state, with alt
-text naming the control values), a ``<figcaption>``, a ``<form>`` (hidden until
-the script runs) with one ``input[type=range]`` or ``select`` per control
-(attribute ``data-control`` = control name; values are 0-based indices into
-the control's values) and an ``<output>`` read-out per control, then a
-``<script type="application/json" class="nbcourse-explore-data">`` with
-``names``, ``labels``, ``sizes``, ``index`` and ``frames`` and the inline
-script.  State ``k`` of the grid is the row-major (C order) index over the
-controls in the order they were given; ``frames[index[k]]`` is its image.
+``<img class="nbcourse-explore-frame">`` (showing the initial state, with its alt text and
+pixel size), a ``<figcaption>``, a ``<form>`` (hidden until the script runs) with one
+labelled ``input[type=range]`` or ``select`` per control (attribute ``data-control`` =
+control name, ``id`` = figure id + ``-`` + control position; values are 0-based indices
+into the control's values) and an ``<output for=...>`` read-out per control, then a
+``<script type="application/json" class="nbcourse-explore-data">`` with ``names``,
+``labels``, ``sizes``, ``index``, ``alts`` and ``frames`` and the inline script.  State
+``k`` of the grid is the row-major (C order) index over the controls in the order they
+were given; ``frames[index[k]]`` is its image and ``alts[k]`` its alt text.  The frames
+are data URIs in the notebook; the book's Sphinx extension (``tools/bookext.py``) writes
+them to ``_images`` as files when it builds the HTML pages.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import html
 import inspect
@@ -99,7 +118,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Control", "Explorer", "explore", "parse_control", "static_html", "FIGSIZE",
+__all__ = ["Control", "Explorer", "explore", "parse_control", "readable_name", "static_html",
+           "FIGSIZE",
            "FRAME_DPI", "MAX_FRAMES", "MAX_HTML_BYTES", "STILL_DPI"]
 
 FIGSIZE = (6.0, 3.75)
@@ -116,7 +136,8 @@ PALETTE_COLOURS = 256
 """Colours in the palette of each static frame."""
 
 _WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-_SETTINGS = ("_initial", "_caption", "_figsize", "_dpi", "_still_dpi", "_max_frames")
+_SETTINGS = ("_initial", "_caption", "_labels", "_alt", "_figsize", "_dpi", "_still_dpi",
+             "_max_frames")
 
 
 # --------------------------------------------------------------------------- controls
@@ -136,12 +157,24 @@ class Control:
         Every value the control takes, in order (0-based index ``j`` in code).
     labels : tuple of str, shape (n,)
         How each value is shown to the reader.
+    text : str
+        The control's name as the reader sees and hears it (``"θ_j"`` for
+        ``theta_j``); defaults to :func:`readable_name` of ``name``.
+    default : int or None
+        0-based index of the value shown first when no ``_initial`` value is
+        given (``None``: the middle of a slider, the first option as written).
     """
 
     name: str
     kind: str
     values: tuple
     labels: tuple
+    text: str = ""
+    default: int | None = None
+
+    def __post_init__(self):
+        if not self.text:
+            object.__setattr__(self, "text", readable_name(self.name))
 
     @property
     def step(self) -> float:
@@ -165,6 +198,29 @@ class Control:
                              f"{self.labels[0]}, {self.labels[1]}, ..., {self.labels[-1]}, "
                              f"got {value!r}")
         return j
+
+
+_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η",
+          "theta": "θ", "kappa": "κ", "lambda": "λ", "lam": "λ", "mu": "μ", "nu": "ν",
+          "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "chi": "χ", "psi": "ψ",
+          "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Pi": "Π", "Sigma": "Σ",
+          "Phi": "Φ", "Omega": "Ω"}
+
+
+def readable_name(name: str) -> str:
+    """A parameter name as a reader sees it: Greek letters spelled out become Greek.
+
+    Examples
+    --------
+    >>> readable_name("theta_j"), readable_name("pi_1"), readable_name("K"), readable_name("n_per_class")
+    ('θ_j', 'π_1', 'K', 'n per class')
+    """
+    parts = name.split("_")
+    if parts[0] in _GREEK and all(len(p) <= 2 for p in parts[1:]):
+        return "_".join([_GREEK[parts[0]], *parts[1:]])
+    if len(parts) == 2 and len(parts[1]) <= 2:
+        return name
+    return " ".join(_GREEK.get(p, p) for p in parts if p)
 
 
 def _is_number(x: Any) -> bool:
@@ -215,7 +271,11 @@ def _options(name: str, spec: list | tuple) -> Control:
     labels = tuple(str(o) for o in spec)
     if len(set(labels)) != len(labels):
         raise ValueError(f"control {name!r}: options must be distinct, got {list(spec)!r}")
-    return Control(name, "options", tuple(spec), labels)
+    values = tuple(spec)
+    if all(_is_number(o) for o in values):  # numbers are listed in increasing order
+        values = tuple(sorted(values))
+        labels = tuple(str(o) for o in values)
+    return Control(name, "options", values, labels, default=values.index(spec[0]))
 
 
 def parse_control(name: str, spec: Any) -> Control:
@@ -371,15 +431,17 @@ _SCRIPT = """(function () {
   var inputs = root.querySelectorAll("[data-control]");
   var readouts = root.querySelectorAll("output");
   function show() {
-    var k = 0, parts = [];
+    var k = 0;
     for (var i = 0; i < inputs.length; i++) {
       var j = parseInt(inputs[i].value, 10);
       k = k * data.sizes[i] + j;
       readouts[i].textContent = data.labels[i][j];
-      parts.push(data.names[i] + " = " + data.labels[i][j]);
+      if (inputs[i].type === "range") {
+        inputs[i].setAttribute("aria-valuetext", data.labels[i][j]);
+      }
     }
     img.src = data.frames[data.index[k]];
-    img.alt = data.title + ": " + parts.join(", ");
+    img.alt = data.alts[k];
   }
   for (var i = 0; i < inputs.length; i++) {
     inputs[i].addEventListener("input", show);
@@ -391,7 +453,7 @@ _SCRIPT = """(function () {
 
 def _json_for_html(obj: Any) -> str:
     """JSON that is safe inside a ``<script>`` element."""
-    text = json.dumps(obj, separators=(",", ":"))
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -399,41 +461,52 @@ def _data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def _control_html(c: Control, j: int) -> str:
+def _control_html(c: Control, j: int, ident: str) -> str:
     """One labelled ``<input type=range>`` or ``<select>`` with its read-out."""
-    name = html.escape(c.name)
+    name, text = html.escape(c.name), html.escape(c.text)
     if c.kind == "options":
         options = "".join(f'<option value="{i}"{" selected" if i == j else ""}>'
                           f"{html.escape(label)}</option>" for i, label in enumerate(c.labels))
-        field = f'<select data-control="{name}">{options}</select>'
+        field = f'<select id="{ident}" data-control="{name}">{options}</select>'
     else:
-        field = (f'<input type="range" data-control="{name}" min="0" '
-                 f'max="{len(c.values) - 1}" step="1" value="{j}">')
-    return (f'<label style="display:inline-flex;align-items:center;gap:0.4em;'
-            f'margin-right:1.5em">{name} {field} <output>{html.escape(c.labels[j])}</output>'
-            f"</label>")
+        field = (f'<input type="range" id="{ident}" data-control="{name}" min="0" '
+                 f'max="{len(c.values) - 1}" step="1" value="{j}" '
+                 f'aria-valuetext="{html.escape(c.labels[j])}">')
+    return (f'<span style="display:inline-flex;align-items:center;gap:0.4em;'
+            f'margin-right:1.5em"><label for="{ident}">{text}</label> {field} '
+            f'<output for="{ident}">{html.escape(c.labels[j])}</output></span>')
+
+
+def _state_words(controls, indices) -> str:
+    """``θ_j = 0.5, K = 6``: the state in the reader's names."""
+    return ", ".join(f"{c.text} = {c.labels[j]}" for c, j in zip(controls, indices, strict=True))
 
 
 def _alt(title: str, controls, indices) -> str:
-    return title + ": " + ", ".join(f"{c.name} = {c.labels[j]}"
-                                    for c, j in zip(controls, indices, strict=True))
+    return f"{title}, at {_state_words(controls, indices)}"
 
 
 def static_html(title: str, controls: tuple[Control, ...], frames: list[bytes],
-                initial: tuple[int, ...], caption: str) -> str:
+                initial: tuple[int, ...], caption: str, alts: list[str] | None = None,
+                size: tuple[int, int] | None = None) -> str:
     """Self-contained HTML control over precomputed frames (see the module docstring).
 
     Parameters
     ----------
     title : str
-        Name used in the alt text.
+        What the figure shows, in words; the alt text of each state is this
+        followed by the control values (unless ``alts`` is given).
     controls : tuple of Control, shape (m,)
     frames : list of bytes, shape (n_1 * ... * n_m,)
         PNG of every state, row-major over the controls.
     initial : tuple of int, shape (m,)
         0-based index of the initial value of each control.
     caption : str
-        Text of the ``<figcaption>``.
+        Text of the ``<figcaption>`` (Unicode, no markup).
+    alts : list of str, shape (n_1 * ... * n_m,), optional
+        Alt text of every state.
+    size : (int, int), optional
+        Width and height of the frames in pixels (``width``/``height`` of the image).
 
     Examples
     --------
@@ -442,24 +515,30 @@ def static_html(title: str, controls: tuple[Control, ...], frames: list[bytes],
     >>> page.count('type="range"'), "http" in page
     (1, False)
     """
+    sizes = [len(c.values) for c in controls]
+    if alts is None:
+        alts = [_alt(title, controls, np.unravel_index(k, sizes)) for k in range(len(frames))]
     unique: dict[bytes, int] = {}
     index = [unique.setdefault(png, len(unique)) for png in frames]
     uris = [_data_uri(png) for png in unique]
     data = {"title": title, "names": [c.name for c in controls],
             "labels": [list(c.labels) for c in controls],
-            "sizes": [len(c.values) for c in controls], "index": index, "frames": uris}
+            "sizes": sizes, "index": index, "alts": alts, "frames": uris}
     payload = _json_for_html(data)
     ident = "nbcourse-explore-" + hashlib.sha256(
         (payload + caption).encode()).hexdigest()[:12]
-    k = int(np.ravel_multi_index(initial, [len(c.values) for c in controls]))
+    k = int(np.ravel_multi_index(initial, sizes))
+    dims = f'width="{size[0]}" height="{size[1]}" ' if size else ""
     return (
-        f'<figure class="nbcourse-explore" id="{ident}" style="margin:0 0 1em 0">'
-        f'<img class="nbcourse-explore-frame" src="{uris[index[k]]}" '
-        f'alt="{html.escape(_alt(title, controls, initial))}" '
-        f'style="max-width:100%;height:auto">'
+        f'<figure class="nbcourse-explore" id="{ident}" style="margin:0 0 1em 0;'
+        f'background:#fff;color:#1f2328;padding:0.5em;border-radius:0.25em">'
+        f'<img class="nbcourse-explore-frame" src="{uris[index[k]]}" {dims}'
+        f'alt="{html.escape(alts[k])}" style="max-width:100%;height:auto">'
         f"<figcaption>{html.escape(caption)}</figcaption>"
-        f'<form class="nbcourse-explore-controls" hidden onsubmit="return false">'
-        + "".join(_control_html(c, j) for c, j in zip(controls, initial, strict=True))
+        f'<form class="nbcourse-explore-controls" hidden onsubmit="return false" '
+        f'aria-label="{html.escape("Controls: " + ", ".join(c.text for c in controls))}">'
+        + "".join(_control_html(c, j, f"{ident}-{i}")
+                  for i, (c, j) in enumerate(zip(controls, initial, strict=True)))
         + "</form>"
         f'<script type="application/json" class="nbcourse-explore-data">{payload}</script>'
         f"<script>{_SCRIPT % {'id': ident}}</script></figure>"
@@ -492,7 +571,7 @@ def _slider_widget(c: Control, value):
     import ipywidgets as W
 
     common = dict(min=c.values[0], max=c.values[-1], step=c.step, value=value,
-                  description=c.name, continuous_update=True,
+                  description=c.text, continuous_update=True,
                   style={"description_width": "initial"})
     if c.kind == "int":
         return W.IntSlider(**common)
@@ -505,7 +584,7 @@ def _control_widget(c: Control, j: int):
 
     if c.kind == "options":
         return W.Dropdown(options=list(zip(c.labels, c.values, strict=True)),
-                          value=c.values[j], description=c.name,
+                          value=c.values[j], description=c.text,
                           style={"description_width": "initial"})
     return _slider_widget(c, c.values[j])
 
@@ -534,16 +613,35 @@ class Explorer:
         The static control (``text/html``).
     """
 
-    def __init__(self, plot_fn, controls, initial, caption, figsize, dpi, still_dpi):
+    def __init__(self, plot_fn, controls, initial, caption, figsize, dpi, still_dpi,
+                 alt=None, caption_given=True):
         self.plot_fn, self.controls, self.initial = plot_fn, controls, initial
         self.figsize, self.dpi, self.still_dpi = figsize, dpi, still_dpi
         self.title = _title(plot_fn)
-        self.caption = caption
+        self.caption, self.caption_given = caption, caption_given
         self.states = [dict(zip([c.name for c in controls], values, strict=True))
                        for values in itertools.product(*(c.values for c in controls))]
+        self.alts = self._alt_texts(alt)
         self._widget = None
         self._output = None
         self._render_all()
+
+    def _alt_texts(self, alt) -> list[str]:
+        """Alt text of every state: ``alt(**state)``, or ``alt`` followed by the values."""
+        sizes = [len(c.values) for c in self.controls]
+        if callable(alt):
+            texts = []
+            for state in self.states:
+                text = alt(**state)
+                if not isinstance(text, str) or not text.strip():
+                    raise TypeError(f"_alt: expected a non-empty str from _alt(**state), "
+                                    f"got {text!r} at {state}")
+                texts.append(text)
+            return texts
+        if alt is None:
+            alt = self.caption.rstrip(". ") if self.caption_given else readable_name(self.title)
+        return [_alt(alt, self.controls, np.unravel_index(k, sizes))
+                for k in range(len(self.states))]
 
     def _initial_indices(self) -> tuple[int, ...]:
         return tuple(c.index_of(self.initial[c.name]) for c in self.controls)
@@ -562,7 +660,8 @@ class Explorer:
                                                      (self.dpi,))[0]
             frames.append(_png(rgb, palette=True))
         self.frames = frames
-        self.html = static_html(self.title, self.controls, frames, j0, self.caption)
+        self.html = static_html(self.title, self.controls, frames, j0, self.caption,
+                                alts=self.alts, size=self.frame_size)
         if len(self.html.encode()) > MAX_HTML_BYTES:
             raise ValueError(
                 f"controls {', '.join(c.name for c in self.controls)}: the static figure takes "
@@ -652,8 +751,26 @@ def _initial_state(controls, given) -> dict:
         if c.name in given:
             state[c.name] = c.values[c.index_of(given[c.name])]
         else:
-            state[c.name] = c.values[0 if c.kind == "options" else (len(c.values) - 1) // 2]
+            state[c.name] = c.values[c.default if c.kind == "options"
+                                     else (len(c.values) - 1) // 2]
     return state
+
+
+def _with_labels(controls, labels) -> tuple[Control, ...]:
+    """Controls with the reader's names from ``labels`` (name -> text)."""
+    if labels is None:
+        return controls
+    if not isinstance(labels, Mapping):
+        raise TypeError(f"_labels: expected a mapping of control name to text, "
+                        f"got {type(labels).__name__}")
+    names = [c.name for c in controls]
+    for name, text in labels.items():
+        if name not in names:
+            raise ValueError(f"_labels: {name!r} is not a control; controls are {names}")
+        if not isinstance(text, str) or not text.strip():
+            raise TypeError(f"_labels: expected a non-empty str for {name!r}, got {text!r}")
+    return tuple(dataclasses.replace(c, text=labels[c.name]) if c.name in labels else c
+                 for c in controls)
 
 
 def _check_figure_settings(figsize, dpi, still_dpi, max_frames) -> None:
@@ -676,6 +793,7 @@ def _check_grid(controls, max_frames: int) -> None:
 
 
 def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str | None = None,
+            _labels: Mapping[str, str] | None = None, _alt: str | Callable | None = None,
             _figsize: tuple[float, float] = FIGSIZE, _dpi: int = FRAME_DPI,
             _still_dpi: int = STILL_DPI, _max_frames: int = MAX_FRAMES,
             **controls) -> Explorer:
@@ -699,10 +817,23 @@ def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str
           numbers): a dropdown over distinct, hashable options.
     _initial : mapping, optional
         Initial value of some controls (default: the middle value of each
-        slider, the first option of each dropdown).  The still image shows
+        slider, the first option written for each dropdown).  Numeric
+        options are listed in increasing order whatever order they are
+        written in.  The still image shows
         this state.
     _caption : str, optional
-        Caption of the static figure (default: which controls to move).
+        Caption of the static figure, in Unicode for mathematics ("prior
+        P(ω₁)"), as no markup is typeset (default: which controls to move).
+    _labels : mapping of str to str, optional
+        The name of some controls as the reader sees and hears it, e.g.
+        ``{"pi_1": "prior P(ω₁)"}``; the others get :func:`readable_name`
+        (``theta_j`` -> ``θ_j``).  Used by the live and the static controls,
+        the alt text and the default caption.
+    _alt : str or callable, optional
+        What the figure shows, in words.  A string is followed in each
+        state's alt text by the control values ("Bounds on the weight, at
+        K = 6, θ_j = 0.5"); a callable ``_alt(**state)`` returns the whole alt
+        text of a state.  Default: the caption.
     _figsize : (float, float), default ``FIGSIZE`` (6, 3.75)
         Figure size in inches for figures created with pyplot.
     _dpi : int, default ``FRAME_DPI`` (96)
@@ -758,9 +889,14 @@ def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str
     _check_figure_settings(_figsize, _dpi, _still_dpi, _max_frames)
     parsed = tuple(parse_control(name, spec) for name, spec in controls.items())
     _check_parameters(plot_fn, list(controls))
+    parsed = _with_labels(parsed, _labels)
     _check_grid(parsed, _max_frames)
     initial = _initial_state(parsed, _initial)
+    caption_given = _caption is not None
     if _caption is None:
-        _caption = f"Interactive figure: move the controls to change {', '.join(controls)}."
+        _caption = ("Interactive figure: move the controls to change "
+                    f"{', '.join(c.text for c in parsed)}.")
+    if _alt is not None and not callable(_alt) and not (isinstance(_alt, str) and _alt.strip()):
+        raise TypeError(f"_alt: expected a non-empty str or a callable, got {_alt!r}")
     return Explorer(plot_fn, parsed, initial, str(_caption), tuple(_figsize), int(_dpi),
-                    int(_still_dpi))
+                    int(_still_dpi), alt=_alt, caption_given=caption_given)

@@ -76,8 +76,9 @@ def screenshots():
 class PageVisit:
     """A page opened in a fresh context that records errors and blocked requests."""
 
-    def __init__(self, browser, server, doc):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def __init__(self, browser, server, doc, color_scheme="light"):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                           color_scheme=color_scheme)
         self.errors, self.failed, self.blocked = [], [], []
         self.context.route("**/*", self._route(server))
         self.page = self.context.new_page()

@@ -364,7 +364,7 @@ def test_static_control_has_one_input_per_control_and_shows_the_initial_state():
     assert "selected" in parser.options[1]
     (img,) = [a for t, a in parser.attrs if t == "img"]
     assert_colour(frame_png(img["src"]), 3, "y")
-    assert img["alt"] == "swatch: n = 3, kind = y"
+    assert img["alt"] == "swatch, at n = 3, kind = y"
     assert "figcaption" in parser.tags and "form" in parser.tags
 
 
@@ -556,7 +556,127 @@ def test_moving_a_static_control_changes_the_image_in_chromium(tmp_path):
                 assert img.get_attribute("src") == data["frames"][data["index"][k]]
                 assert img.get_attribute("src") != before
                 n, kind = [1, 2, 3][n_index], ["x", "y"][kind_index]
-                assert img.get_attribute("alt") == f"swatch: n = {n}, kind = {kind}"
+                assert img.get_attribute("alt") == f"swatch, at n = {n}, kind = {kind}"
             assert not requests and not errors
+        finally:
+            browser.close()
+
+
+# --------------------------------------------------------------------------- accessibility
+
+SHADE = {0.25: 60, 0.5: 130, 0.75: 200}
+
+
+def shade(theta_j, K):
+    """A flat swatch: red from ``theta_j``, green from ``K``."""
+    fig = plt.figure(figsize=(1.0, 0.75))
+    fig.patch.set_facecolor((SHADE[theta_j] / 255, (20 * K) / 255, 90 / 255))
+    return fig
+
+
+def test_control_names_read_as_mathematics():
+    assert interact.readable_name("theta_j") == "θ_j"
+    assert interact.readable_name("pi_1") == "π_1"
+    assert interact.readable_name("alpha") == "α"
+    assert interact.readable_name("K") == "K"
+    fig = explore(shade, theta_j=(0.25, 0.75, 0.25), K=[6, 2, 3, 10],
+                  _labels={"K": "number of values K"}, **SMALL)
+    assert [c.text for c in fig.controls] == ["θ_j", "number of values K"]
+    assert fig.caption == "Interactive figure: move the controls to change θ_j, number of values K."
+    parser, _ = parse_static(fig.html)
+    assert "<label for=" in fig.html and ">θ_j</label>" in fig.html
+    widget_names = [w.description for w in fig.widget.children[0].children]
+    assert widget_names == ["θ_j", "number of values K"]
+
+
+def test_numeric_options_are_listed_in_order_with_the_first_written_selected():
+    fig = explore(shade, theta_j=(0.25, 0.75, 0.25), K=[6, 2, 3, 10], **SMALL)
+    parser, data = parse_static(fig.html)
+    assert [o.get("value") for o in parser.options] == ["0", "1", "2", "3"]
+    assert data["labels"][1] == ["2", "3", "6", "10"]
+    assert ["selected" in o for o in parser.options] == [False, False, True, False]
+    assert fig.initial == {"theta_j": 0.5, "K": 6}
+    dropdown = fig.widget.children[0].children[1]
+    assert [label for label, _ in dropdown.options] == ["2", "3", "6", "10"]
+    assert dropdown.value == 6
+
+
+def test_slider_carries_the_shown_value_as_aria_valuetext_and_images_their_size():
+    fig = explore(shade, theta_j=(0.25, 0.75, 0.25), K=[2], **SMALL)
+    parser, _ = parse_static(fig.html)
+    (slider,) = [a for t, a in parser.attrs if t == "input"]
+    assert slider["aria-valuetext"] == "0.50"
+    (img,) = [a for t, a in parser.attrs if t == "img"]
+    assert (img["width"], img["height"]) == ("40", "30")  # 1.0 x 0.75 in at 40 dpi
+
+
+def test_alt_text_per_state_from_a_description_or_a_function():
+    fig = explore(shade, theta_j=(0.25, 0.75, 0.25), K=[2, 3],
+                  _alt="Swatch whose red grows with θ_j", **SMALL)
+    assert fig.alts[0] == "Swatch whose red grows with θ_j, at θ_j = 0.25, K = 2"
+    assert fig.alts[-1] == "Swatch whose red grows with θ_j, at θ_j = 0.75, K = 3"
+    fig = explore(shade, theta_j=(0.25, 0.75, 0.25), K=[2, 3],
+                  _alt=lambda theta_j, K: f"red {theta_j}, green {K}", **SMALL)
+    assert fig.alts == ["red 0.25, green 2", "red 0.25, green 3", "red 0.5, green 2",
+                        "red 0.5, green 3", "red 0.75, green 2", "red 0.75, green 3"]
+    _, data = parse_static(fig.html)
+    assert data["alts"] == fig.alts
+
+
+@pytest.mark.parametrize("kwargs, error, fragment", [
+    ({"_labels": {"phi": "φ"}}, ValueError, "'phi' is not a control"),
+    ({"_labels": ["θ"]}, TypeError, "_labels: expected a mapping"),
+    ({"_labels": {"K": ""}}, TypeError, "non-empty str for 'K'"),
+    ({"_alt": 3}, TypeError, "_alt: expected a non-empty str or a callable"),
+    ({"_alt": lambda **s: None}, TypeError, "_alt: expected a non-empty str"),
+])
+def test_bad_labels_and_alt_are_named(kwargs, error, fragment):
+    with pytest.raises(error, match=re.escape(fragment)):
+        explore(shade, theta_j=(0.25, 0.75, 0.25), K=[2], **kwargs, **SMALL)
+
+
+def test_every_control_works_by_keyboard_and_reads_sensibly_in_chromium(tmp_path):
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    fig = explore(shade, theta_j=(0.25, 0.75, 0.25), K=[3, 2], _labels={"K": "K"}, **SMALL)
+    page_file = tmp_path / "explore.html"
+    page_file.write_text(f'<!doctype html><html lang="en"><body>{fig.html}</body></html>',
+                         encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.goto(page_file.as_uri())
+            img = page.locator("img.nbcourse-explore-frame")
+            slider = page.get_by_role("slider", name="θ_j", exact=True)
+            dropdown = page.get_by_role("combobox", name="K", exact=True)
+            assert slider.get_attribute("aria-valuetext") == "0.50"
+            assert dropdown.evaluate("e => e.options[e.selectedIndex].text") == "3"
+            # Tab reaches the slider, then the dropdown; arrow keys move each one
+            page.keyboard.press("Tab")
+            assert slider.evaluate("e => e === document.activeElement")
+            seen = []
+            for key, theta in [("ArrowRight", "0.75"), ("Home", "0.25")]:
+                before = (img.get_attribute("src"), img.get_attribute("alt"))
+                page.keyboard.press(key)
+                after = (img.get_attribute("src"), img.get_attribute("alt"))
+                assert after[0] != before[0] and after[1] != before[1], key
+                assert slider.get_attribute("aria-valuetext") == theta
+                assert after[1] == f"shade, at θ_j = {theta}, K = 3"
+                seen.append(after[0])
+            page.keyboard.press("Tab")
+            assert dropdown.evaluate("e => e === document.activeElement")
+            before = (img.get_attribute("src"), img.get_attribute("alt"))
+            page.keyboard.press("ArrowUp")  # options 2, 3: up goes from 3 to 2
+            after = (img.get_attribute("src"), img.get_attribute("alt"))
+            assert after[0] != before[0] and after[1] == "shade, at θ_j = 0.25, K = 2"
+            red, green = colour_of(frame_png(after[0]))[0][:2]
+            assert abs(red - SHADE[0.25]) <= 3 and abs(green - 40) <= 3
+            snapshot = page.locator("form").aria_snapshot()
+            assert 'slider "θ_j"' in snapshot and 'combobox "K"' in snapshot, snapshot
         finally:
             browser.close()

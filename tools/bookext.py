@@ -6,11 +6,38 @@
 - Sphinx adds MathJax only to pages whose body has mathematics, but chapter titles with
   mathematics appear in every page's navigation.  Assets are therefore added to every page.
 
+Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core):
+
+- The search buttons show "Search Ctrl+K" but are named "Search" by ``aria-label``, and the
+  colour-mode button's icons carry titles that differ from its name; a speech-input user
+  saying what they see would not reach them.  The search buttons take their name from their
+  text and the icons are hidden from assistive technology.
+- docutils marks the bibliography ``role="list"`` with ``doc-biblioentry`` children, a
+  deprecated role that a list may not hold; the entries become ``listitem``.
+- pandas tables leave the corner above the row labels as an empty header cell; it
+  becomes an ordinary cell.
+- The proof index is a layout table with no header cells; it is marked as presentation.
+- The sidebar logo sits outside every landmark; it is wrapped in the header landmark.
+- Images from ``_images`` get their ``width`` and ``height``, so the page does not shift as
+  they load (the stylesheet keeps them fluid).
+- The ``index.html`` redirect page gets a language, a title and a visible link.
+- Interactive figures (``nbcourse.interact``) carry their frames as PNG data URIs so that a
+  notebook is self-contained; in the built pages each frame becomes a file in ``_images``
+  (named by its content), which keeps each page's HTML small.
+- TeX in a page title (``The factor $Q^{-j}$``) is written with Unicode in ``<title>`` and
+  the print header, where MathJax does not typeset it, and ``{doc}`` links, which Sphinx
+  writes with the title's plain text (``The factor Q^{-j}``), carry the title's mathematics.
+
 It also adds the role ``{assignment}`NAME```, which links a chapter to its graded assignment:
 the student notebook ``exercises/NAME/NAME.ipynb`` opened on Binder, with the repository and
 branch taken from ``_config.yml``.  A name with no such notebook fails the build.
 """
 
+import base64
+import hashlib
+import html
+import os
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -57,8 +84,210 @@ def assignment_role(name, rawtext, text, lineno, inliner, options=None, content=
     return [link], []
 
 
+# ------------------------------------------------------------------ accessibility fixes
+
+_GREEK = {name: chr(code) for name, code in (
+    ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5),
+    ("theta", 0x3B8), ("kappa", 0x3BA), ("lambda", 0x3BB), ("mu", 0x3BC), ("pi", 0x3C0),
+    ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("phi", 0x3C6), ("omega", 0x3C9),
+    ("Omega", 0x3A9), ("Sigma", 0x3A3), ("Pi", 0x3A0), ("Theta", 0x398))}
+_SUP = dict(zip("0123456789+-=()ijknT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏⁿᵀ", strict=True))
+_SUB = dict(zip("0123456789+-=()ijkn", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙ", strict=True))
+_MATH = re.compile(r"\\\((.+?)\\\)|\$(.+?)\$")
+
+
+def _script(text, table, mark):
+    """``text`` in Unicode super/subscripts, or ``mark`` + text when a character has none."""
+    if all(ch in table for ch in text):
+        return "".join(table[ch] for ch in text)
+    return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"
+
+
+def tex_to_text(title):
+    """Plain Unicode for the simple TeX found in titles: ``The factor \\(Q^{-j}\\)`` -> ``The factor Q⁻ʲ``.
+
+    >>> tex_to_text(r"The factor \\(Q^{-j}\\)")
+    'The factor Q⁻ʲ'
+    >>> tex_to_text(r"Weights \\(\\theta_j\\) and \\(\\pi_1\\)")
+    'Weights θⱼ and π₁'
+    """
+    def convert(match):
+        tex = match.group(1) or match.group(2)
+        tex = re.sub(r"\\(mathbf|boldsymbol|mathrm|text)\s*\{([^{}]*)\}", r"\2", tex)
+        tex = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), tex)
+        tex = re.sub(r"\^\{([^{}]*)\}|\^(.)", lambda m: _script(m.group(1) or m.group(2), _SUP, "^"),
+                     tex)
+        tex = re.sub(r"_\{([^{}]*)\}|_(.)", lambda m: _script(m.group(1) or m.group(2), _SUB, "_"),
+                     tex)
+        return tex.replace("{", "").replace("}", "").strip()
+    return _MATH.sub(convert, title)
+
+
+def plain_title(app, pagename, templatename, context, doctree):
+    """Page titles with Unicode instead of TeX where MathJax does not reach (``<title>``)."""
+    title = context.get("title")
+    if title and ("\\(" in title or "$" in title):
+        context["title"] = tex_to_text(title)
+        # sphinx-book-theme's print header: the title as text, TeX without delimiters
+        context["pagetitle"] = re.sub(r"<[^>]+>", "", context["title"])
+    for key in ("prev", "next"):  # the <link rel=prev/next title=...> attributes
+        link = context.get(key)
+        if link and "\\(" in (link.get("title") or ""):
+            link["title"] = tex_to_text(link["title"])
+
+
+def math_in_doc_links(app, doctree, docname):
+    """``{doc}`` links to a page whose title has mathematics show it typeset, not as TeX."""
+    from sphinx.util.nodes import clean_astext
+
+    with_math = {clean_astext(title): title for title in app.env.titles.values()
+                 if any(isinstance(n, nodes.math) for n in title.findall(nodes.math))}
+    if not with_math:
+        return
+    for inline in list(doctree.findall(nodes.inline)):
+        title = with_math.get(inline.astext())
+        if "doc" in inline["classes"] and title is not None:
+            inline.children = []
+            inline.extend(child.deepcopy() for child in title.children)
+
+
+# (pattern, replacement) applied to every built HTML page; the build log says how many
+# pages changed.
+_MARKUP_FIXES = (
+    # search fields: name from the visible text ("Search Ctrl+K"), icon hidden
+    (re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="[^"]*"'),
+     r"\1"),
+    (re.compile(r'<i class="fa-solid fa-magnifying-glass( fa-lg)?"></i>'),
+     r'<i class="fa-solid fa-magnifying-glass\1" aria-hidden="true"></i>'),
+    # colour-mode button: its three icons are decoration; the button is named "Color mode"
+    (re.compile(r'<i class="theme-switch ([^"]*)" data-mode="([a-z]+)"\s+title="[^"]*"></i>'),
+     r'<i class="theme-switch \1" data-mode="\2" aria-hidden="true"></i>'),
+    # bibliography: docutils' role="list" holds entries with the deprecated doc-biblioentry
+    (re.compile(r'<div class="citation" id="([^"]*)" role="doc-biblioentry">'),
+     r'<div class="citation" id="\1" role="listitem">'),
+    # the proof index is a layout table without header cells
+    (re.compile(r'<table class="indextable modindextable">'),
+     '<table class="indextable modindextable" role="presentation">'),
+)
+
+
+_DATAFRAME = re.compile(r'<table[^>]*class="dataframe[^"]*"[^>]*>.*?</table>', re.S)
+
+
+def _fix_markup(text):
+    for pattern, replacement in _MARKUP_FIXES:
+        text = pattern.sub(replacement, text)
+    # pandas tables: the blank corner above the row labels is a cell, not a header
+    text = _DATAFRAME.sub(lambda t: re.sub(r"<th([^>]*)></th>", r"<td\1></td>", t.group(0)),
+                          text)
+    # the sidebar logo, a link outside every landmark, goes into a navigation landmark
+    text = re.sub(r'(<div class="sidebar-primary-items__start sidebar-primary__section">)'
+                  r'(\s*<div class="sidebar-primary-item">\s*<a class="navbar-brand logo".*?</a>'
+                  r"\s*</div>)",
+                  r'\1<nav aria-label="Book">\2</nav>', text, count=1, flags=re.S)
+    return text
+
+
+def _redirect_page(config, target):
+    title = html.escape(config.html_title or config.project)
+    target = html.escape(target)
+    return (f'<!DOCTYPE html>\n<html lang="{html.escape(config.language or "en")}">\n'
+            f'<head><meta charset="utf-8"><title>{title}</title>\n'
+            f'<meta http-equiv="Refresh" content="0; url={target}"></head>\n'
+            f'<body><main><p><a href="{target}">{title}</a></p></main></body>\n</html>\n')
+
+
+_IMG = re.compile(r'<img (?![^>]*\swidth=)([^>]*?)src="([^"]*_images/[^"]+\.png)"([^>]*?)\s*/?>')
+
+
+def _png_size(path):
+    """(width, height) from a PNG file's header, or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(24)
+    except OSError:
+        return None
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def _image_sizes(text, page):
+    """``width`` and ``height`` on every PNG from ``_images``, so the page does not shift."""
+    def add(match):
+        size = _png_size(page.parent / match.group(2))
+        if size is None:
+            return match.group(0)
+        return (f'<img {match.group(1)}src="{match.group(2)}"{match.group(3)} '
+                f'width="{size[0]}" height="{size[1]}" />')
+    return _IMG.sub(add, text)
+
+
+def accessible_markup(app, exception):
+    """Rewrite the built pages with :data:`_MARKUP_FIXES`; write an accessible index.html."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    changed = 0
+    for page in out.rglob("*.html"):
+        if {"_static", "_sources"} & set(page.relative_to(out).parts):
+            continue
+        text = page.read_text(encoding="utf-8")
+        fixed = _image_sizes(_fix_markup(text), page)
+        if fixed != text:
+            page.write_text(fixed, encoding="utf-8")
+            changed += 1
+    index = out / "index.html"
+    if app.config.root_doc != "index" and (not index.exists()
+                                           or "Refresh" in index.read_text(encoding="utf-8")):
+        index.write_text(_redirect_page(app.config, f"{app.config.root_doc}.html"),
+                         encoding="utf-8")
+    logger.info("accessibility fixes applied to %d pages", changed)
+
+
+_FIGURE = re.compile(r'<figure class="nbcourse-explore".*?</figure>', re.S)
+_PNG_URI = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
+
+
+def _frames_to_files(text, page, images):
+    """``text`` with the data URIs of its interactive figures replaced by files in ``images``."""
+    def to_file(match):
+        png = base64.b64decode(match.group(1))
+        target = images / f"nbcourse-frame-{hashlib.sha256(png).hexdigest()[:20]}.png"
+        if not target.exists():
+            target.write_bytes(png)
+        return Path(os.path.relpath(target, page.parent)).as_posix()
+
+    return _FIGURE.sub(lambda figure: _PNG_URI.sub(to_file, figure.group(0)), text)
+
+
+def external_frames(app, exception):
+    """Write the frames of every interactive figure to ``_images`` and link them."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    images = out / "_images"
+    images.mkdir(exist_ok=True)
+    pages = 0
+    for page in out.rglob("*.html"):
+        if {"_static", "_sources"} & set(page.relative_to(out).parts):
+            continue
+        text = page.read_text(encoding="utf-8")
+        if "nbcourse-explore" not in text:
+            continue
+        fixed = _frames_to_files(text, page, images)
+        if fixed != text:
+            page.write_text(fixed, encoding="utf-8")
+            pages += 1
+    logger.info("interactive figure frames written as files for %d pages", pages)
+
+
 def setup(app):
     app.add_role("assignment", assignment_role)
     app.set_html_assets_policy("always")
     app.connect("html-page-context", dedupe_scripts, priority=900)
+    app.connect("html-page-context", plain_title, priority=910)
+    app.connect("doctree-resolved", math_in_doc_links)
+    app.connect("build-finished", accessible_markup, priority=400)
+    app.connect("build-finished", external_frames, priority=410)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,239 @@
+"""Self-check questions that answer in the static book page and in Jupyter alike.
+
+:func:`choice` (multiple choice) and :func:`number` (a numeric answer with a tolerance)
+return a :class:`Question` that displays itself as HTML: a labelled radio group or text
+field, a "Check" button and a live region (``role="status"``) where the feedback appears.
+A few lines of inline JavaScript compare the reader's answer with the key held in the
+element's ``data-`` attributes; nothing is fetched from the network, no kernel is needed,
+and everything works by keyboard (Tab to the options, arrow keys between radio buttons,
+Enter or Space on the button).  In a live kernel the same HTML is shown, and
+:meth:`Question.check` gives the same verdict from Python.
+
+The answer key sits in the page (as in any self-check without a server); the book lists
+the answers in an appendix too, for print, through :meth:`Question.answer_text`.
+
+Structure (for browser tests): ``<form class="nbcourse-selfcheck" data-kind="choice"
+or "number">`` holds a ``<fieldset>`` with a ``<legend>`` (the question) and either
+``input[type=radio]`` with labels or one labelled ``input[type=text]``, a
+``<button type="submit">``, and ``<p role="status" aria-live="polite">``.  After a check the
+status element has class ``nbcourse-right`` or ``nbcourse-wrong``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import math
+import numbers
+from dataclasses import dataclass
+
+__all__ = ["Question", "choice", "number"]
+
+_SCRIPT = """(function () {
+  var me = document.currentScript;
+  var form = (me && me.previousElementSibling) || document.getElementById("%(id)s");
+  if (!form || form.getAttribute("data-bound")) { return; }
+  form.setAttribute("data-bound", "1");
+  var status = form.querySelector("[role=status]");
+  var key = JSON.parse(form.getAttribute("data-key"));
+  function verdict() {
+    if (form.getAttribute("data-kind") === "choice") {
+      var picked = form.querySelector("input[type=radio]:checked");
+      if (!picked) { return [null, key.empty]; }
+      var i = parseInt(picked.value, 10);
+      return [i === key.right, key.feedback[i] || null];
+    }
+    var text = form.querySelector("input[type=text]").value.trim().replace(",", ".");
+    var x = Number(text);
+    if (text === "" || !isFinite(x)) { return [null, key.empty]; }
+    return [Math.abs(x - key.value) <= key.tol, null];
+  }
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var v = verdict();
+    status.classList.remove("nbcourse-right", "nbcourse-wrong");
+    if (v[0] === null) { status.textContent = v[1]; return; }
+    status.classList.add(v[0] ? "nbcourse-right" : "nbcourse-wrong");
+    status.textContent = (v[0] ? "Right. " : "Not quite. ") + (v[1] || (v[0] ? key.right_text : key.wrong_text));
+  });
+})();"""
+
+
+def _json_attr(obj) -> str:
+    return html.escape(json.dumps(obj, ensure_ascii=False, separators=(",", ":")), quote=True)
+
+
+@dataclass(frozen=True)
+class Question:
+    """One self-check question; build it with :func:`choice` or :func:`number`.
+
+    Attributes
+    ----------
+    prompt : str
+        The question (plain text, Unicode for mathematics).
+    kind : {'choice', 'number'}
+    options : tuple of str
+        The options of a multiple-choice question (empty for a number).
+    right : int or float
+        Index of the right option, or the right number.
+    tolerance : float
+        Largest accepted distance from ``right`` (numbers only).
+    feedback : tuple of str
+        Feedback per option (choice), or ``(when right, when wrong)`` (number).
+    """
+
+    prompt: str
+    kind: str
+    options: tuple
+    right: float
+    tolerance: float
+    feedback: tuple
+
+    @property
+    def ident(self) -> str:
+        """Element id derived from the content, so the HTML is deterministic."""
+        text = json.dumps([self.prompt, self.kind, self.options, self.right], default=str)
+        return "nbcourse-q-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def check(self, answer) -> bool:
+        """Whether ``answer`` (an option index or text, or a number) is right.
+
+        >>> q = number("2 + 2?", 4)
+        >>> q.check(4), q.check("4.0"), q.check(5)
+        (True, True, False)
+        """
+        if self.kind == "choice":
+            if isinstance(answer, str):
+                if answer not in self.options:
+                    raise ValueError(f"answer: expected one of {list(self.options)}, "
+                                     f"got {answer!r}")
+                answer = self.options.index(answer)
+            if not isinstance(answer, numbers.Integral) or not 0 <= answer < len(self.options):
+                raise ValueError(f"answer: expected an option index 0..{len(self.options) - 1} "
+                                 f"or an option's text, got {answer!r}")
+            return int(answer) == self.right
+        try:
+            value = float(str(answer).replace(",", ".")) if isinstance(answer, str) \
+                else float(answer)
+        except (TypeError, ValueError):
+            raise ValueError(f"answer: expected a number, got {answer!r}") from None
+        return math.isfinite(value) and abs(value - self.right) <= self.tolerance
+
+    def answer_text(self) -> str:
+        """The answer in words, for an appendix of answers."""
+        if self.kind == "choice":
+            return f"{self.options[self.right]}. {self.feedback[self.right]}".strip()
+        text = f"{self.right:g}"
+        if self.tolerance:
+            text += f" (± {self.tolerance:g})"
+        return f"{text}. {self.feedback[0]}".strip()
+
+    def _repr_html_(self) -> str:
+        ident = self.ident
+        prompt = html.escape(self.prompt)
+        if self.kind == "choice":
+            key = {"right": self.right, "feedback": list(self.feedback),
+                   "right_text": "", "wrong_text": "Try another option.",
+                   "empty": "Choose an answer first."}
+            fields = "".join(
+                f'<label><input type="radio" name="{ident}" value="{i}"> '
+                f"{html.escape(o)}</label>" for i, o in enumerate(self.options))
+        else:
+            key = {"value": self.right, "tol": self.tolerance,
+                   "right_text": self.feedback[0], "wrong_text": self.feedback[1],
+                   "empty": "Type a number first."}
+            fields = (f'<label for="{ident}-in">Your answer</label> '
+                      f'<input type="text" id="{ident}-in" inputmode="decimal" '
+                      f'autocomplete="off" size="10">')
+        return (f'<form class="nbcourse-selfcheck" id="{ident}" data-kind="{self.kind}" '
+                f'data-key="{_json_attr(key)}">'
+                f"<fieldset><legend>{prompt}</legend>{fields}</fieldset>"
+                f'<button type="submit">Check</button>'
+                f'<p role="status" aria-live="polite"></p></form>'
+                f"<script>{_SCRIPT % {'id': ident}}</script>")
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        lines = [f"Self-check: {self.prompt}"]
+        lines += [f"  ({chr(97 + i)}) {o}" for i, o in enumerate(self.options)]
+        return {"text/html": self._repr_html_(), "text/plain": "\n".join(lines)}
+
+
+def _text(value, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise TypeError(f"{name}: expected a non-empty str, got {value!r}")
+    return value.strip()
+
+
+def choice(prompt: str, options, right: int, feedback=None) -> Question:
+    """A multiple-choice question.
+
+    Parameters
+    ----------
+    prompt : str
+        The question.
+    options : sequence of str, length >= 2
+        The options, shown in this order.
+    right : int
+        0-based index of the right option.
+    feedback : sequence of str, optional
+        One explanation per option, shown after the reader checks that option.
+
+    Examples
+    --------
+    >>> q = choice("Which model gives each one-hot code its own weight?",
+    ...            ["categorical", "product of Bernoullis"], right=0)
+    >>> q.check(0), q.check("product of Bernoullis")
+    (True, False)
+    """
+    prompt = _text(prompt, "prompt")
+    if isinstance(options, str) or not hasattr(options, "__len__") or len(options) < 2:
+        raise ValueError(f"options: expected a list of at least two str, got {options!r}")
+    options = tuple(_text(o, f"options[{i}]") for i, o in enumerate(options))
+    if len(set(options)) != len(options):
+        raise ValueError(f"options: expected distinct options, got {list(options)}")
+    if not isinstance(right, numbers.Integral) or isinstance(right, bool) \
+            or not 0 <= right < len(options):
+        raise ValueError(f"right: expected an index 0..{len(options) - 1}, got {right!r}")
+    if feedback is None:
+        feedback = ("",) * len(options)
+    elif isinstance(feedback, str) or len(feedback) != len(options):
+        raise ValueError(f"feedback: expected one str per option ({len(options)}), "
+                         f"got {feedback!r}")
+    else:
+        feedback = tuple(str(f) for f in feedback)
+    return Question(prompt, "choice", options, int(right), 0.0, feedback)
+
+
+def number(prompt: str, right: float, tolerance: float = 0.0, feedback: str = "",
+           hint: str = "") -> Question:
+    """A question answered with a number, right within ``tolerance``.
+
+    Parameters
+    ----------
+    prompt : str
+        The question.
+    right : float
+        The right answer.
+    tolerance : float, default 0
+        Largest accepted distance from ``right`` (say 0.005 for two decimals).
+    feedback : str, optional
+        Explanation shown after a right answer.
+    hint : str, optional
+        Shown after a wrong answer.
+
+    Examples
+    --------
+    >>> q = number("Q^{-1}(0.5, 0.3, 0.2) = 0.7 × 0.8 = ?", 0.56, tolerance=0.005)
+    >>> q.check(0.56), q.check("0,561"), q.check(0.6)
+    (True, True, False)
+    """
+    prompt = _text(prompt, "prompt")
+    if not isinstance(right, numbers.Real) or isinstance(right, bool) \
+            or not math.isfinite(right):
+        raise ValueError(f"right: expected a finite number, got {right!r}")
+    if not isinstance(tolerance, numbers.Real) or isinstance(tolerance, bool) \
+            or not math.isfinite(tolerance) or tolerance < 0:
+        raise ValueError(f"tolerance: expected a finite number >= 0, got {tolerance!r}")
+    return Question(prompt, "number", (), float(right), float(tolerance),
+                    (str(feedback), str(hint)))

@@ -1,0 +1,138 @@
+"""Self-check questions: answer checking in Python and in the static page (Chromium, offline)."""
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from nbcourse.selfcheck import choice, number
+
+
+class Parsed(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def parse(page):
+    p = Parsed()
+    p.feed(page)
+    return p.tags
+
+
+def test_choice_checks_by_index_or_text():
+    q = choice("Which is larger?", ["0.3", "0.7"], right=1, feedback=["No.", "Yes."])
+    assert q.check(1) and q.check("0.7")
+    assert not q.check(0) and not q.check("0.3")
+    assert q.answer_text() == "0.7. Yes."
+
+
+def test_number_accepts_answers_within_the_tolerance_only():
+    q = number("0.7 × 0.8 = ?", 0.56, tolerance=0.005)
+    assert q.check(0.56) and q.check(0.564) and q.check("0,556")
+    assert not q.check(0.566) and not q.check(0.5) and not q.check("nan")
+    exact = number("How many bits?", 4)
+    assert exact.check(4) and not exact.check(4.001)
+    assert q.answer_text() == "0.56 (± 0.005)."
+
+
+def test_html_is_a_labelled_radio_group_with_a_live_region_and_no_network():
+    q = choice("Pick one", ["a <b>", "c"], right=0)
+    page = q._repr_html_()
+    tags = parse(page)
+    radios = [a for t, a in tags if t == "input"]
+    assert [r["type"] for r in radios] == ["radio", "radio"]
+    assert len({r["name"] for r in radios}) == 1
+    assert "<legend>Pick one</legend>" in page and "a &lt;b&gt;" in page
+    (status,) = [a for t, a in tags if a.get("role") == "status"]
+    assert status["aria-live"] == "polite"
+    (form,) = [a for t, a in tags if t == "form"]
+    assert json.loads(form["data-key"])["right"] == 0
+    assert "http" not in page and "src=" not in page
+    assert q._repr_html_() == page, "deterministic"
+
+
+def test_number_field_has_a_label():
+    page = number("2 + 2?", 4)._repr_html_()
+    (field,) = [a for t, a in parse(page) if t == "input"]
+    assert field["type"] == "text"
+    assert re.search(rf'<label for="{field["id"]}">Your answer</label>', page)
+
+
+@pytest.mark.parametrize("call, error, fragment", [
+    (lambda: choice("", ["a", "b"], 0), TypeError, "prompt: expected a non-empty str"),
+    (lambda: choice("q", ["a"], 0), ValueError, "options: expected a list of at least two"),
+    (lambda: choice("q", "ab", 0), ValueError, "options: expected a list"),
+    (lambda: choice("q", ["a", "a"], 0), ValueError, "distinct"),
+    (lambda: choice("q", ["a", "b"], 2), ValueError, "right: expected an index 0..1, got 2"),
+    (lambda: choice("q", ["a", "b"], True), ValueError, "right: expected an index"),
+    (lambda: choice("q", ["a", "b"], 0, feedback=["x"]), ValueError, "feedback: expected one"),
+    (lambda: number("q", float("nan")), ValueError, "right: expected a finite number"),
+    (lambda: number("q", 1, tolerance=-1), ValueError, "tolerance: expected a finite number"),
+    (lambda: choice("q", ["a", "b"], 0).check(5), ValueError, "answer: expected an option"),
+    (lambda: choice("q", ["a", "b"], 0).check("z"), ValueError, "answer: expected one of"),
+    (lambda: number("q", 1).check("one"), ValueError, "answer: expected a number"),
+])
+def test_bad_input_is_named(call, error, fragment):
+    with pytest.raises(error, match=re.escape(fragment)):
+        call()
+
+
+@pytest.mark.browser
+def test_right_and_wrong_answers_get_feedback_in_chromium_offline(tmp_path):
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    q1 = choice("Which model sums to one over one-hot codes?", ["categorical", "PoB"], right=0,
+                feedback=["Its weights sum to one.", "Its codes leave mass elsewhere."])
+    q2 = number("0.7 × 0.8 = ?", 0.56, tolerance=0.005, feedback="Product of the two.",
+                hint="Multiply the two factors.")
+    page_file = tmp_path / "questions.html"
+    page_file.write_text('<!doctype html><html lang="en"><head><title>q</title></head><body>'
+                         f"<main>{q1._repr_html_()}{q2._repr_html_()}</main></body></html>",
+                         encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            requests, errors = [], []
+            page.on("request", lambda r: r.url.startswith("file:") or requests.append(r.url))
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_file.as_uri())
+            forms = page.locator("form.nbcourse-selfcheck")
+            status1 = forms.nth(0).get_by_role("status")
+            # keyboard only: Tab to the radio group, arrows between options, Enter submits
+            page.keyboard.press("Tab")
+            page.keyboard.press("ArrowDown")  # selects the second option, "PoB"
+            assert page.get_by_role("radio", name="PoB").is_checked()
+            page.keyboard.press("Tab")
+            page.keyboard.press("Enter")
+            assert status1.text_content() == "Not quite. Its codes leave mass elsewhere."
+            assert "nbcourse-wrong" in status1.get_attribute("class")
+            page.get_by_role("radio", name="categorical").check()
+            forms.nth(0).get_by_role("button", name="Check").click()
+            assert status1.text_content() == "Right. Its weights sum to one."
+            assert "nbcourse-right" in status1.get_attribute("class")
+
+            field = page.get_by_role("textbox", name="Your answer")
+            button = forms.nth(1).get_by_role("button", name="Check")
+            status2 = forms.nth(1).get_by_role("status")
+            button.click()
+            assert status2.text_content() == "Type a number first."
+            field.fill("0.6")
+            field.press("Enter")
+            assert status2.text_content() == "Not quite. Multiply the two factors."
+            field.fill("0,56")
+            button.click()
+            assert status2.text_content() == "Right. Product of the two."
+            assert not requests and not errors
+        finally:
+            browser.close()
