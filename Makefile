@@ -37,7 +37,6 @@ pdf: $(STAMP)
 	@test -s $(PDF) && echo "pdf: $(PDF)"
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
-test: book
 test: book $(AXE)
 	$(PY) -m pytest -n auto --dist loadfile
 
