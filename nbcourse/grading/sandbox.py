@@ -292,11 +292,14 @@ def isolation():
     except (OSError, subprocess.TimeoutExpired) as exc:
         problems.append(f"bubblewrap failed to run ({exc})")
     tree = False
-    try:
-        TreeLimits(Limits()).close()
-        tree = True
-    except OSError as exc:
-        problems.append(f"whole-tree limits are unavailable ({exc.strerror or exc})")
+    if os.environ.get("NBCOURSE_GRADING_TREE_LIMITS") == "0":
+        problems.append("whole-tree limits are switched off (NBCOURSE_GRADING_TREE_LIMITS=0)")
+    else:
+        try:
+            TreeLimits(Limits()).close()
+            tree = True
+        except OSError as exc:
+            problems.append(f"whole-tree limits are unavailable ({exc.strerror or exc})")
     return Isolation(sandbox, tree, tuple(problems))
 
 
