@@ -22,6 +22,8 @@ def set_limits(limits):
     resource.setrlimit(resource.RLIMIT_AS, (limits["memory_mb"] * mib,) * 2)
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_mb"] * mib,) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (512, 512))
+    # counted per user namespace: the sandbox's own processes and threads only
+    resource.setrlimit(resource.RLIMIT_NPROC, (limits["max_procs"],) * 2)
 
 
 def main(config):
