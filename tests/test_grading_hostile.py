@@ -730,3 +730,58 @@ def test_normal_user_level(tmp_path):
         _check_batch(subs, out, proc.stdout, expected)
     finally:
         subprocess.run(["userdel", user], capture_output=True, check=False)
+
+
+def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):
+    """The batch process killed hard while its kernels spin: workers and sandboxes die."""
+    import subprocess
+    import sys
+
+    from nbcourse.grading.sandbox import isolation
+
+    if not isolation().tree_limits:
+        pytest.skip("counting sandbox processes uses their cgroups: " + "; ".join(
+            isolation().problems))
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for i in range(2):
+        notebook(["import os\nfor _ in range(3):\n    os.fork()\nwhile True:\n    pass\n"],
+                 subs / f"spin{i}.ipynb")
+    cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out",
+           str(tmp_path / "out"), "--workers", "2", "--cell-timeout", "60", str(subs)]
+    batch = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_in_sandbox_cgroups()) < 8 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(_in_sandbox_cgroups()) >= 8  # both kernels and their children spin
+    finally:
+        batch.kill()
+        batch.wait()
+    deadline = time.monotonic() + 10
+    while _in_sandbox_cgroups() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _in_sandbox_cgroups() == []
+    from nbcourse.grading.sandbox import TreeLimits
+
+    deadline = time.monotonic() + 10
+    while _leftovers()[1] and time.monotonic() < deadline:
+        TreeLimits.remove_stale()  # what the next batch does with the empty cgroups left
+        time.sleep(0.1)
+
+
+def _in_sandbox_cgroups():
+    """Processes in a sandbox cgroup under this process's memory cgroup."""
+    mine = _own_cgroups().get("memory", "").rstrip("/") + "/nbgrade-"
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cgroup") as f:
+                text = f.read()
+        except OSError:
+            continue
+        if any(line.split(":", 2)[2].startswith(mine) for line in text.splitlines()
+               if ":memory:" in line):
+            found.append(int(pid))
+    return found

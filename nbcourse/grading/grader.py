@@ -530,7 +530,7 @@ class _WorkerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-P", "-m", "nbcourse.grading.grader", "--worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
-            cwd="/", close_fds=True, start_new_session=True)
+            cwd="/", close_fds=True)
         self.proc.stdin.write(json.dumps(self.config) + "\n")
         self.proc.stdin.flush()
 
@@ -570,10 +570,25 @@ def _readline(stream, timeout, limit=16 * 1024 * 1024):
     return stream.readline(limit)
 
 
+def _die_with_parent():
+    """SIGKILL this worker when the batch process dies (Linux); its sandboxes follow it."""
+    import ctypes
+    import signal
+
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def _worker_main():
     """Worker loop: first line is the config, then one task per line, one reply per line."""
     protocol = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # nothing else may write to the protocol pipe
+    _die_with_parent()
     config = json.loads(sys.stdin.readline())
     assignment = load_assignment(config["assignment"])
     limits = Limits(**config["limits"])

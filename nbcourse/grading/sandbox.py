@@ -192,6 +192,13 @@ class TreeLimits:
 
     def __init__(self, limits):
         self.dirs = []
+        try:
+            self._create(limits)
+        except BaseException:
+            self.close(timeout=0)
+            raise
+
+    def _create(self, limits):
         name = f"nbgrade-{os.getpid()}-{secrets.token_hex(4)}"
         own = _own_cgroups()
         v2_root = Path("/sys/fs/cgroup")
@@ -217,6 +224,26 @@ class TreeLimits:
             (d / "cpu.max").write_text("100000 100000")
         else:
             raise OSError("no writable cgroup hierarchy with memory, pids and cpu controllers")
+
+    @classmethod
+    def remove_stale(cls):
+        """Remove empty sandbox cgroups whose grading process is gone (one killed hard)."""
+        own = _own_cgroups()
+        parents = [Path("/sys/fs/cgroup") / c / own[c].lstrip("/") for c in cls.V1 if c in own]
+        if "unified" in own:
+            parents.append(Path("/sys/fs/cgroup") / own["unified"].lstrip("/"))
+        for parent in parents:
+            try:
+                entries = list(parent.glob("nbgrade-*"))
+            except OSError:
+                continue
+            for d in entries:
+                owner = d.name.split("-")[1]
+                if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+                    try:
+                        d.rmdir()  # fails, harmlessly, while processes remain in it
+                    except OSError:
+                        pass
 
     def procs_files(self):
         return [str(d / "cgroup.procs") for d in self.dirs]
@@ -296,6 +323,7 @@ def isolation():
         problems.append("whole-tree limits are switched off (NBCOURSE_GRADING_TREE_LIMITS=0)")
     else:
         try:
+            TreeLimits.remove_stale()
             TreeLimits(Limits()).close()
             tree = True
         except OSError as exc:
