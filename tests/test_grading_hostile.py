@@ -610,27 +610,26 @@ def test_replays_count_against_the_total_deadline(level, assignment, tmp_path):
 
 def _hostile_batch(folder):
     """Hostile files and names next to honest work; returns ``{name: total}`` expected
-    for the named output rows (None: the row must exist with status invalid)."""
+    for the output rows (None: the row must exist with status invalid). Files that only
+    test names hold an unreadable notebook, so that no kernel is spent on them."""
     sol = code_cells(EX01 / "solution.ipynb")
     stu = code_cells(student_path(EX01))
     (folder / "a").mkdir()
     (folder / "b").mkdir()
     notebook(sol, folder / "a" / "hw.ipynb")
     notebook(stu, folder / "b" / "hw.ipynb")
-    notebook(sol, folder / "hw-2.ipynb")
-    notebook(sol, folder / "grades.csv.ipynb")
-    notebook(sol, folder / "...ipynb")
     notebook(stu + [READ_SECRETS], folder / "=HYPERLINK(1).ipynb")
-    notebook(sol, folder / "\x1b[2K\x1b[1Aevil.ipynb")
+    for name in ("hw-2.ipynb", "grades.csv.ipynb", "...ipynb", "\x1b[2K\x1b[1Aevil.ipynb"):
+        (folder / name).write_text("{}")
     (folder / "link.ipynb").symlink_to(EX01 / "solution.ipynb")
     (folder / "null.ipynb").symlink_to("/dev/null")
     (folder / "zero.ipynb").symlink_to("/dev/zero")
     os.mkfifo(folder / "fifo.ipynb")
     big = {"nbformat": "x" * 19_000_000, "cells": []}
     (folder / "big.ipynb").write_text(json.dumps(big))
-    return {"a/hw.ipynb": FULL, "b/hw.ipynb": 0, "hw-2.ipynb": FULL, "grades.csv.ipynb": FULL,
-            "%2E..ipynb": FULL, "%3DHYPERLINK%281%29.ipynb": 0,
-            "%1B%5B2K%1B%5B1Aevil.ipynb": FULL, "link.ipynb": None, "null.ipynb": None,
+    return {"a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3DHYPERLINK%281%29.ipynb": 0,
+            "hw-2.ipynb": None, "grades.csv.ipynb": None, "%2E..ipynb": None,
+            "%1B%5B2K%1B%5B1Aevil.ipynb": None, "link.ipynb": None, "null.ipynb": None,
             "zero.ipynb": None, "fifo.ipynb": None, "big.ipynb": None}
 
 

@@ -103,7 +103,8 @@ def _python_binds():
                 binds.add(os.path.join(path, "lib", version))  # not all of /usr
             else:
                 binds.add(path)
-    binds.add(os.path.dirname(sys.executable))
+    folder = os.path.dirname(sys.executable)
+    binds.add(sys.executable if folder in ("/usr/bin", "/usr/local/bin", "/bin") else folder)
     binds.add(os.path.realpath(sys.executable))
     for entry in kernel_sys_path():
         binds.add(entry)
@@ -211,6 +212,8 @@ class TreeLimits:
             memory, pids, cpu = self.dirs
             mib = int(limits.memory_mb) * 1024 * 1024
             (memory / "memory.limit_in_bytes").write_text(str(mib))
+            if (memory / "memory.memsw.limit_in_bytes").exists():  # no escape into swap
+                (memory / "memory.memsw.limit_in_bytes").write_text(str(mib))
             (pids / "pids.max").write_text(str(int(limits.max_procs)))
             (cpu / "cpu.cfs_period_us").write_text("100000")
             (cpu / "cpu.cfs_quota_us").write_text("100000")  # one CPU for the whole tree

@@ -316,18 +316,20 @@ os.kill(os.getpid(), signal.SIGKILL)
 # Children that each take memory the per-process limit allows, together far more.
 MEMORY_SPLIT = r'''
 import os, time
+children = []
 for i in range({n}):
-    if os.fork() == 0:
+    pid = os.fork()
+    if pid == 0:
         try:
             block = bytearray({mb} * 2**20)
             for k in range(0, len(block), 4096):
                 block[k] = 1
-            open(f"/tmp/held-{{i}}", "w").close()
             time.sleep(30)
         finally:
             os._exit(0)
+    children.append(pid)
 time.sleep(4)
-held = len([f for f in os.listdir("/tmp") if f.startswith("held-")])
+held = sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid in children)  # alive, memory held
 '''
 
 # Children in sessions of their own that spin, each hoping for a CPU of its own.
