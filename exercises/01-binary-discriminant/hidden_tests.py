@@ -6,11 +6,11 @@ inputs and expected values below appear nowhere in what students receive.
 """
 # ruff: noqa: F821
 
-
 from nbcourse import cube_corners, two_class_discriminant
 from nbcourse.grading import Call, Test, Value, close, equal
 
 EX3B_P, EX3B_Q = [0.8, 0.8, 0.5], [0.5, 0.5, 0.5]
+
 
 def _decisions(p, q, prior1=0.5):
     """1 where g(x) > 0 (decide ω_1), 2 otherwise, over the cube corners in order."""
@@ -18,9 +18,7 @@ def _decisions(p, q, prior1=0.5):
     return [1 if g > 0 else 2 for g in cube_corners(len(p)) @ w + w0]
 
 X_BIG, Y_BIG = _data(11, 201, 8)
-
 P6, Q6 = _random_pq(3, 6)
-
 P4, Q4 = _random_pq(5, 4)
 
 

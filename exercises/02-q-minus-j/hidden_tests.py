@@ -6,7 +6,6 @@ inputs and expected values below appear nowhere in what students receive.
 """
 # ruff: noqa: F821
 
-
 from nbcourse import (
     posterior_pob,
     upper_bound,
@@ -14,15 +13,10 @@ from nbcourse import (
 from nbcourse.grading import Call, Test, close, raises
 
 BATCH = _dirichlet(1, 4, size=5)
-
 BIG = _dirichlet(2, 400)
-
 SPARSE = _dirichlet(3, 6, alpha=1 / 6)
-
 VERTEX_J = [0.0, 0.0, 1.0]
-
 PI4 = _dirichlet(4, 4)
-
 THETA_C4 = _dirichlet(5, 5, size=4)
 
 

@@ -17,14 +17,11 @@ from nbcourse import (
 from nbcourse.grading import Call, Test, Value, close, equal, raises
 
 CODES_RANDOM = np.random.default_rng(31).integers(0, 7, size=40).tolist()
-
 X_GAP, Y_GAP = [0, 0, 1, 3, 3, 1, 0], [0, 1, 1, 1, 0, 0, 2]  # value 2 never occurs
-
 X_TITANIC, Y_TITANIC = _rows(titanic(), "Class", "Survived")
-
 X_EYE, Y_HAIR = _rows(hair_eye_color(), "Eye", "Hair")
-
 PI3, THETA3_ZERO = [0.2, 0.3, 0.5], [[0.0, 0.25, 0.75], [0.6, 0.4, 0.0], [0.2, 0.2, 0.6]]
+
 
 def _pob_more_confident():
     cat = posterior_table(PI_HE, THETA_HE, "categorical").max(axis=1)

@@ -8,26 +8,18 @@ inputs and expected values below appear nowhere in what students receive.
 
 import numpy as np
 
-from nbcourse import (
-    guaranteed_more_extreme,
-)
+from nbcourse import guaranteed_more_extreme
 from nbcourse.grading import Call, Test, Value, close
 
 PI_ZERO = [[0.3, 0.3, 0.4]]
-
 THETA_ZERO = [[[0.0, 0.5, 0.5], [0.6, 0.0, 0.4], [0.2, 0.3, 0.5]]]  # some theta_jc = 0
-
 PI_K3, THETA_K3 = _classifiers(3, 1.0, 100, seed=43)
-
 PI_K6, THETA_K6 = _classifiers(6, 1.0, 100, seed=46)
-
 PI_K10, THETA_K10 = _classifiers(10, 1.0, 100, seed=410)
-
 PI_SPARSE, THETA_SPARSE = _classifiers(6, 1 / 6, 100, seed=416)
-
 TC_SPARSE, TD_SPARSE = (a.tolist() for a in _dirichlet_pairs(51, 3, 40, 1 / 3))
-
 TC_K10, TD_K10 = (a.tolist() for a in _dirichlet_pairs(52, 10, 30, 1.0))
+
 
 def _eq13_share():
     theta_c, theta_d, x, _ = _fig2_seeded()

@@ -6,15 +6,12 @@ inputs and expected values below appear nowhere in what students receive.
 """
 # ruff: noqa: F821
 
-
-from nbcourse import (
-    expected_empty_cells,
-)
+from nbcourse import expected_empty_cells
 from nbcourse.grading import Call, Test, Value, Verdict, close
 
 TABLE3 = _random_table(61, 3, (2, 3, 2))
-
 PRIOR3 = [0.5, 0.2, 0.3]
+
 
 def _n_half(result):
     """Reasoning check: the smallest N with fewer than V/2 cells expected empty (V = 1000)."""
