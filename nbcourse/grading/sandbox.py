@@ -512,10 +512,12 @@ class Sandbox:
             if self.proc.poll() is None:
                 self.proc.kill()  # bwrap: --die-with-parent takes the whole PID namespace
             self.proc.wait()
+            # the sandbox's first process exits (a zombie until its new parent reaps it)
+            # only once the kernel has killed every other process of its PID namespace
             deadline = time.monotonic() + 5
-            while self.child and _read_proc(self.child, "stat") and time.monotonic() < deadline:
-                time.sleep(0.005)
-            ok = not (self.child and _read_proc(self.child, "stat"))
+            while self.child and _running(self.child) and time.monotonic() < deadline:
+                time.sleep(0.002)
+            ok = not (self.child and _running(self.child))
         if self.cgroup is not None:
             ok = self.cgroup.close() and ok
             self.cgroup = None
@@ -535,6 +537,12 @@ def _read_proc(pid, name):
             return f.read(4096).decode("ascii", "replace")
     except OSError:
         return ""
+
+
+def _running(pid):
+    """True while ``pid`` exists and is not a zombie."""
+    stat = _read_proc(pid, "stat")
+    return bool(stat) and stat.rsplit(")", 1)[-1].split()[:1] not in (["Z"], ["X"])
 
 
 def _descendants(root, direct=False):
