@@ -538,3 +538,66 @@ def test_no_hidden_expected_value_or_input_is_in_the_student_files(folder):
                     assert len(spelling) < 6 or spelling not in student_text, (test.name, spelling)
                 checked += 1
     assert checked >= 3  # the test saw real hidden values
+
+
+# --- untrusted text on the trusted side --------------------------------------------------
+
+
+def test_reply_text_is_parsed_only_within_its_size_limit():
+    from nbcourse.grading.grader import parse_str_repr
+
+    for text in ['N[{"ok":true,"value":"it\'s"}]N', 'a"b', "a'b\"c\\d", "", "x" * 1000]:
+        assert parse_str_repr(repr(text)) == text
+    assert parse_str_repr(repr("x" * 101), limit=100) is None
+    assert parse_str_repr("'" + "x" * 10_000_000 + "'", limit=1000) is None  # refused by size
+    for forged in ["'a\\nb'", "'a'b'", "'\\x41'", "\"a\"b\"", "'tail\\'", "'é'", "b'x'", 1, None]:
+        assert parse_str_repr(forged) is None
+
+
+def test_output_names_are_injective_and_stay_inside_the_output_folder(tmp_path):
+    from nbcourse.grading.grader import output_names
+
+    paths = [tmp_path / p for p in [
+        "a/hw.ipynb", "b/hw.ipynb", "hw-2.ipynb", "hw 2.ipynb", "hw%202.ipynb", "hw_2.ipynb",
+        "grades.csv", "results.json", "...ipynb", ".hidden.ipynb", "=cmd().ipynb",
+        "\x1b[31mred.ipynb", "\u202eevil.ipynb", "a" * 300 + ".ipynb", "a" * 301 + ".ipynb"]]
+    names = output_names(paths)
+    assert len(set(names)) == len(paths)
+    for name in names:
+        parts = name.split("/")
+        assert all(p and not p.startswith(".") and p not in ("grades.csv", "results.json")
+                   and len(p.encode()) <= 200 and p.isprintable() for p in parts)
+        assert (tmp_path / "out" / name).resolve().is_relative_to(tmp_path / "out")
+    assert names[:3] == ["a/hw.ipynb", "b/hw.ipynb", "hw-2.ipynb"]
+    with pytest.raises(ValueError, match="twice"):
+        output_names([paths[0], paths[0]])
+
+
+def test_csv_cells_are_never_formulas_and_are_clipped():
+    from nbcourse.grading.grader import MAX_REASON, csv_cell
+
+    for text in ["=HYPERLINK(\"http://x\")", "+1", "-2+3", "@SUM(A1)", "|cmd", "%x"]:
+        assert csv_cell(text) == "'" + text
+    for text in ["\t=1", "\r=1", "\n=1"]:  # control characters go first
+        assert csv_cell(text)[0] not in "\t\r\n="
+    assert csv_cell("alice") == "alice" and csv_cell(2.5) == 2.5
+    assert len(csv_cell("x" * 19_000_000)) == MAX_REASON
+    assert "\x1b" not in csv_cell("\x1b[2Kforged")
+
+
+def test_only_regular_files_are_read(tmp_path):
+    from nbcourse.grading.grader import read_regular_file
+
+    (tmp_path / "ok").write_bytes(b"abc")
+    assert read_regular_file(tmp_path / "ok", 10) == b"abc"
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "link").symlink_to(tmp_path / "ok")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    for name, reason in [("fifo", "not a regular file"), ("link", "symbolic link"),
+                         ("zero", "symbolic link"), ("missing", "cannot read")]:
+        with pytest.raises(NotebookError, match=reason):
+            read_regular_file(tmp_path / name, 10)
+    with pytest.raises(NotebookError, match="too large"):
+        read_regular_file(tmp_path / "ok", 2)
+    with pytest.raises(NotebookError, match="not a regular file"):
+        read_regular_file("/dev/zero", 10)
