@@ -601,3 +601,36 @@ def test_only_regular_files_are_read(tmp_path):
         read_regular_file(tmp_path / "ok", 2)
     with pytest.raises(NotebookError, match="not a regular file"):
         read_regular_file("/dev/zero", 10)
+
+
+def test_without_bubblewrap_the_grader_refuses(monkeypatch, tmp_path):
+    from nbcourse.grading import sandbox
+    from nbcourse.grading.grader import grade_batch
+
+    monkeypatch.setattr(sandbox, "_bwrap", lambda: None)
+    sandbox.isolation.cache_clear()
+    try:
+        found = sandbox.isolation()
+        assert not found.sandbox and "bubblewrap" in found.problems[0]
+        for allow in (False, True):  # the sandbox itself is never optional
+            with pytest.raises(sandbox.IsolationError, match="sandbox is unavailable"):
+                grade_batch(EX01, [EX01 / "solution.ipynb"], tmp_path / "out", progress=None,
+                            allow_per_process_limits=allow)
+        assert not (tmp_path / "out").exists()
+    finally:
+        sandbox.isolation.cache_clear()
+
+
+def test_gradescope_writes_results_when_it_cannot_isolate(monkeypatch, tmp_path):
+    from nbcourse.grading import sandbox
+    from nbcourse.grading.gradescope import build_bundle, run
+
+    build_bundle(EX01, tmp_path / "bundle.zip")
+    root = tmp_path / "autograder"
+    _unpack(tmp_path / "bundle.zip", root)
+    shutil.copy(EX01 / "solution.ipynb", root / "submission" / "work.ipynb")
+    monkeypatch.setattr(sandbox, "isolation",
+                        lambda: sandbox.Isolation(False, False, ("no user namespaces",)))
+    assert run(root) == 1
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "could not isolate" in results["output"]
