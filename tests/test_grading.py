@@ -520,9 +520,12 @@ def test_no_hidden_expected_value_or_input_is_in_the_student_files(folder):
     full = load_assignment(folder, hidden=True)
     public_probes = {json.dumps(p.as_tuple()) for q in full.questions for t in q.tests
                      if not t.hidden for p in t.probes}
+    public_names = {t.name for q in full.questions for t in q.tests if not t.hidden}
     checked = 0
     for question in full.questions:
         for test in (t for t in question.tests if t.hidden):
+            if test.name not in public_names:
+                assert f'"{test.name}"' not in student_text, test.name
             for probe in test.probes:
                 text = json.dumps(probe.as_tuple())
                 if text in public_probes:
