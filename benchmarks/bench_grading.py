@@ -1,49 +1,169 @@
-"""Grading throughput: 100 copies of a typical submission, 2 worker processes.
+"""Grading throughput, sandbox start cost and the grader's peak memory on a hostile batch.
 
-Prints total wall time and submissions per second per core (target: at least 1
-submission/s/core, 100 submissions in under 2 minutes on a 2-core machine).
+In one run, for the bubblewrap sandbox of this tree and, for comparison, the grader of an
+earlier commit (a preloaded zygote that forks kernels and hides files with its own mount
+code; ``--baseline``, default the commit before the sandbox changed):
 
-    .venv/bin/python benchmarks/bench_grading.py [--copies 100] [--workers 2]
+* submissions per second per core: ``--copies`` copies of the solution (a complete, typical
+  submission with its check cells), ``--workers`` worker processes (goal: at least 1);
+* the cost of starting one sandboxed kernel and stopping it (median of ``--starts``);
+
+and for this tree only, the peak resident memory of the grading process and of its largest
+child (a worker) on a batch of hostile submissions (forged huge replies, a 19 MB string in
+the notebook, memory split over processes, FIFOs, symbolic links, scratch filling).
+
+    .venv/bin/python benchmarks/bench_grading.py [--copies 40] [--workers 2] [--starts 10]
+
+Run it as root for whole-tree (cgroup) limits; elsewhere it grades with per-process limits.
 """
 
 import argparse
+import json
 import os
-import shutil
+import subprocess
+import sys
 import tempfile
-import time
+import textwrap
 from pathlib import Path
 
-from nbcourse.grading.grader import grade_batch
-
 ROOT = Path(__file__).resolve().parents[1]
-ASSIGNMENT = ROOT / "exercises" / "01-binary-discriminant"
+EXERCISE = "exercises/01-binary-discriminant"
+BASELINE = "8c0c03b"  # the grader with its own zygote and mount code
+
+THROUGHPUT = textwrap.dedent("""
+    import json, os, shutil, sys, time
+    from pathlib import Path
+    from nbcourse.grading.grader import grade_batch
+    assignment, tmp, copies, workers = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    subs = tmp / "submissions"
+    subs.mkdir()
+    for i in range(copies):
+        shutil.copy(assignment / "solution.ipynb", subs / f"student{i:03d}.ipynb")
+    kwargs = {"allow_per_process_limits": True} if "new" in sys.argv[5:] else {}
+    start = time.perf_counter()
+    results = grade_batch(assignment, sorted(subs.glob("*.ipynb")), tmp / "out",
+                          workers=workers, progress=None, **kwargs)
+    seconds = time.perf_counter() - start
+    print(json.dumps({"seconds": seconds, "n": len(results),
+                      "full": sum(r.total == r.max_score for r in results),
+                      "median": sorted(r.seconds for r in results)[len(results) // 2]}))
+""")
+
+START_NEW = textwrap.dedent("""
+    import json, sys, time
+    from nbcourse.grading.assignment import Limits
+    from nbcourse.grading.sandbox import Sandbox, isolation
+    tree = isolation().tree_limits
+    times = []
+    for _ in range(int(sys.argv[1])):
+        t = time.perf_counter()
+        box = Sandbox(Limits(), tree_limits=tree)
+        box.start()
+        box.close()
+        times.append(time.perf_counter() - t)
+    print(json.dumps(sorted(times)))
+""")
+
+START_OLD = textwrap.dedent("""
+    import json, sys, time
+    from nbcourse.grading.assignment import Limits
+    from nbcourse.grading.sandbox import Sandbox, Zygote
+    zygote = Zygote()
+    times = []
+    for _ in range(int(sys.argv[1])):
+        t = time.perf_counter()
+        box = Sandbox(zygote, Limits())
+        box.start()
+        box.close()
+        times.append(time.perf_counter() - t)
+    zygote.close()
+    print(json.dumps(sorted(times)))
+""")
+
+HOSTILE = textwrap.dedent("""
+    import json, os, resource, sys, time
+    from pathlib import Path
+    sys.path.insert(0, str(Path(sys.argv[1]) / "tests"))
+    from hostile import FILL_SCRATCH, HUGE_REPR, MEMORY_SPLIT, code_cells, notebook
+    from nbcourse.grading.assignment import Limits
+    from nbcourse.grading.grader import grade_batch
+    assignment, tmp = Path(sys.argv[2]), Path(sys.argv[3])
+    subs = tmp / "subs"
+    subs.mkdir()
+    sol = code_cells(assignment / "solution.ipynb")
+    for i, n in enumerate((7_000_000, 12_000_000, 7_000_000, 12_000_000)):
+        notebook(sol + [HUGE_REPR.format(n=n)], subs / f"repr{i}.ipynb")
+    notebook(sol[:3] + [MEMORY_SPLIT.format(n=4, mb=300)] + sol[3:], subs / "memory.ipynb")
+    notebook(sol[:3] + [FILL_SCRATCH] + sol[3:], subs / "fill.ipynb")
+    (subs / "big.ipynb").write_text(json.dumps({"nbformat": "x" * 19_000_000, "cells": []}))
+    os.mkfifo(subs / "fifo.ipynb")
+    (subs / "zero.ipynb").symlink_to("/dev/zero")
+    for i in range(4):
+        notebook(sol, subs / f"honest{i}.ipynb")
+    start = time.perf_counter()
+    results = grade_batch(assignment, sorted(subs.iterdir()), tmp / "out", workers=2,
+                          limits=Limits(total_timeout=20, cell_timeout=10, memory_mb=1024),
+                          progress=None, allow_per_process_limits=True)
+    print(json.dumps({
+        "seconds": time.perf_counter() - start, "n": len(results),
+        "honest_full": sum(r.total == r.max_score for r in results if "honest" in r.name),
+        "grader_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "worker_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+""")
+
+
+def _run(code, args, pythonpath=None, cwd=None):
+    env = {**os.environ, "PYTHONPATH": pythonpath or ""}
+    done = subprocess.run([sys.executable, "-c", code, *map(str, args)], env=env, cwd=cwd or "/",
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-3000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _baseline_tree(commit, folder):
+    """The package and the exercise as they were at ``commit`` (``git archive``)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "nbcourse", EXERCISE],
+                             capture_output=True, check=True).stdout
+    folder.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--copies", type=int, default=100)
+    parser.add_argument("--copies", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--starts", type=int, default=10)
+    parser.add_argument("--baseline", default=BASELINE, help="git commit of the earlier grader")
+    parser.add_argument("--no-baseline", action="store_true")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
-        subs = Path(tmp) / "submissions"
-        subs.mkdir()
-        for i in range(args.copies):  # a typical submission: complete, with its check cells
-            shutil.copy(ASSIGNMENT / "solution.ipynb", subs / f"student{i:03d}.ipynb")
-        notebooks = sorted(subs.glob("*.ipynb"))
-        start = time.perf_counter()
-        results = grade_batch(ASSIGNMENT, notebooks, Path(tmp) / "out", workers=args.workers,
-                              progress=None)
-        seconds = time.perf_counter() - start
     cores = min(args.workers, os.cpu_count() or 1)
-    full = sum(r.total == r.max_score for r in results)
-    per_sub = sorted(r.seconds for r in results)
-    print(f"graded {len(results)} submissions ({full} with full marks) with "
-          f"{args.workers} workers on {os.cpu_count()} cores")
-    print(f"total time: {seconds:.1f} s (includes starting the workers)")
-    print(f"throughput: {len(results) / seconds:.2f} submissions/s, "
-          f"{len(results) / seconds / cores:.2f} submissions/s/core")
-    print(f"per submission: median {per_sub[len(per_sub) // 2]:.2f} s, "
-          f"max {per_sub[-1]:.2f} s")
+    print(f"{args.copies} copies of the solution, {args.workers} workers, "
+          f"{os.cpu_count()} cores; uid {os.geteuid()}")
+    runs = [("bubblewrap sandbox (this tree)", None, ROOT / EXERCISE, START_NEW, ["new"])]
+    with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
+        if not args.no_baseline and os.geteuid() == 0:
+            old = _baseline_tree(args.baseline, Path(tmp) / "baseline")
+            runs.append((f"zygote + own mount code ({args.baseline})", str(old),
+                         old / EXERCISE, START_OLD, []))
+        for label, path, exercise, start_code, extra in runs:
+            starts = _run(start_code, [args.starts], path)
+            work = Path(tempfile.mkdtemp(dir=tmp))
+            r = _run(THROUGHPUT, [exercise, work, args.copies, args.workers, *extra], path)
+            print(f"\n{label}")
+            print(f"  sandbox start + stop: median {starts[len(starts) // 2] * 1000:.0f} ms, "
+                  f"min {starts[0] * 1000:.0f} ms ({len(starts)} starts)")
+            print(f"  {r['n']} submissions ({r['full']} with full marks) in {r['seconds']:.1f} s:"
+                  f" {r['n'] / r['seconds']:.2f} submissions/s, "
+                  f"{r['n'] / r['seconds'] / cores:.2f} submissions/s/core; "
+                  f"median {r['median']:.2f} s per submission")
+        work = Path(tempfile.mkdtemp(dir=tmp))
+        h = _run(HOSTILE, [ROOT, ROOT / EXERCISE, work])
+        print(f"\nhostile batch ({h['n']} submissions, {h['honest_full']}/4 honest ones with full "
+              f"marks) in {h['seconds']:.1f} s")
+        print(f"  peak resident memory: grading process {h['grader_mib']:.0f} MiB, "
+              f"largest child (worker) {h['worker_mib']:.0f} MiB")
 
 
 if __name__ == "__main__":

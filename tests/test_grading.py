@@ -22,7 +22,7 @@ import nbcourse
 from nbcourse.grading import Call, Limits, Question, Test, Value, checker, close, equal, raises
 from nbcourse.grading.assignment import load_assignment, parse_results
 from nbcourse.grading.generate import generate, strip_code, strip_markdown, student_path
-from nbcourse.grading.grader import NotebookError, grade_notebook, hide_paths, read_code_cells
+from nbcourse.grading.grader import NotebookError, grade_notebook, read_code_cells
 from nbcourse.grading.probe import ProbeError, encode, evaluate, run, to_plain
 
 FAST = Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536, max_procs=48)
@@ -32,8 +32,7 @@ ASSIGNMENTS = sorted(p.parent for p in (ROOT / "exercises").glob("*/tests.py"))
 
 def grade(folder, path, tmp_path, limits=FAST):
     assignment = load_assignment(folder)
-    hide = hide_paths(assignment, tmp_path / "out", [path])
-    return grade_notebook(assignment, path, limits, hide)
+    return grade_notebook(assignment, path, limits)
 
 
 # --- assignments and their notebooks ---------------------------------------------------
@@ -344,18 +343,19 @@ def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
     assert all(" in " in line and " s (" in line for line in progress)
     with open(out / "grades.csv", newline="") as f:
         rows = {r["submission"]: r for r in csv.DictReader(f)}
-    assert set(rows) == {"alice", "bob", "carol", "dave"}
+    assert set(rows) == {"alice.ipynb", "bob.ipynb", "carol.ipynb", "dave.ipynb"}
+    rows = {name.removesuffix(".ipynb"): row for name, row in rows.items()}
     assert float(rows["alice"]["total"]) == 10 and rows["alice"]["status"] == "graded"
     assert float(rows["bob"]["total"]) == 0 and rows["bob"]["status"] == "graded"
     assert rows["carol"]["status"] == "invalid" and "UTF-8" in rows["carol"]["reason"]
     assert float(rows["dave"]["total"]) == 0 and rows["dave"]["max"] == "10"
     assert list(rows["alice"])[:7] == ["submission", "q1", "q2", "q3", "q4", "q5", "q6"]
     for name in rows:
-        results = json.loads((out / name / "results.json").read_text())
+        results = json.loads((out / f"{name}.ipynb" / "results.json").read_text())
         assert set(results) >= {"score", "tests", "output"}
         for t in results["tests"]:
             assert set(t) >= {"name", "score", "max_score", "output", "visibility"}
-    alice = json.loads((out / "alice" / "results.json").read_text())
+    alice = json.loads((out / "alice.ipynb" / "results.json").read_text())
     assert alice["score"] == 10
 
 
@@ -367,7 +367,7 @@ def test_results_never_show_hidden_expected_values(tmp_path):
     from nbcourse.grading.grader import grade_batch
 
     grade_batch(EX01, [path], tmp_path / "out", workers=1, limits=FAST, progress=None)
-    text = (tmp_path / "out" / "wrong" / "results.json").read_text()
+    text = (tmp_path / "out" / "wrong.ipynb" / "results.json").read_text()
     text += (tmp_path / "out" / "grades.csv").read_text()
     q1_hidden = load_assignment(EX01).question("q1").tests[2]
     assert q1_hidden.hidden
@@ -375,7 +375,7 @@ def test_results_never_show_hidden_expected_values(tmp_path):
     hidden_values.append(nbcourse.two_class_discriminant([0.8, 0.8, 0.5], [0.5, 0.5, 0.5])[1])
     for value in hidden_values:
         assert f"{value:.3f}" not in text
-    public = json.loads((tmp_path / "out" / "wrong" / "results.json").read_text())
+    public = json.loads((tmp_path / "out" / "wrong.ipynb" / "results.json").read_text())
     assert any("1.386" in t["output"] for t in public["tests"] if t["visibility"] == "visible")
 
 
@@ -401,7 +401,7 @@ def test_gradescope_bundle_runs_locally(which, expected, tmp_path):
     root = tmp_path / "autograder"
     names = _unpack(bundle, root)
     assert {"setup.sh", "run_autograder", "requirements.txt", "config.json",
-            "assignment/tests.py", "nbcourse/__init__.py"} <= set(names)
+            "assignment/tests.py", "assignment/hidden_tests.py", "nbcourse/__init__.py"} <= set(names)
     assert not any(n.endswith(".ipynb") for n in names)  # never the solution
     assert "-e ." not in (root / "source" / "requirements.txt").read_text()
     source = EX01 / which if which else student_path(EX01)
@@ -434,9 +434,206 @@ def test_gradescope_run_without_a_notebook_still_writes_results(tmp_path):
     assert results["score"] == 0 and "no .ipynb" in results["output"]
 
 
-def test_hide_paths_cover_the_repository_but_not_python(tmp_path):
-    assignment = load_assignment(EX01)
-    hidden = hide_paths(assignment, tmp_path / "out", [tmp_path / "subs" / "a.ipynb"])
-    assert str(ROOT / "exercises") in hidden and str(ROOT / ".git") in hidden
-    assert str(ROOT / "nbcourse") in hidden
-    assert not any(sys.prefix.startswith(h + os.sep) or sys.prefix == h for h in hidden)
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "symlink-to-solution"])
+def test_gradescope_always_writes_results(kind, tmp_path):
+    """A FIFO, a device or a symbolic link as the submission: results.json all the same,
+    with the interpreter given as a path relative to the current folder."""
+    bundle = tmp_path / "bundle.zip"
+    from nbcourse.grading.gradescope import build_bundle
+
+    build_bundle(EX01, bundle, LIMITS_FOR_BUNDLE)
+    root = tmp_path / "autograder"
+    _unpack(bundle, root)
+    target = root / "submission" / "work.ipynb"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "dev-zero":
+        target.symlink_to("/dev/zero")
+    else:
+        target.symlink_to(EX01 / "solution.ipynb")
+    env = {**os.environ, "NBCOURSE_AUTOGRADER_ROOT": os.path.relpath(root, tmp_path),
+           "NBCOURSE_AUTOGRADER_PYTHON": os.path.relpath(sys.executable, tmp_path)}
+    proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0
+    assert "regular file" in results["output"] or "symbolic link" in results["output"]
+
+
+LIMITS_FOR_BUNDLE = Limits(cell_timeout=5, total_timeout=30)
+
+
+# --- what students receive ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+def test_student_files_are_the_notebook_and_public_tests_only(folder, tmp_path):
+    from nbcourse.grading.assignment import instructor_files, student_files
+
+    files = student_files(folder)
+    assert [f.name for f in files] == [f"{folder.name}.ipynb", "tests.py"]
+    assert all(f.is_file() for f in files)
+    assert {f.name for f in instructor_files(folder)} == {"solution.ipynb", "hidden_tests.py"}
+    # the student tree alone: check() works, and it holds no hidden test at all
+    tree = tmp_path / folder.name
+    tree.mkdir()
+    for f in files:
+        shutil.copy(f, tree / f.name)
+    public = load_assignment(tree, hidden=False)
+    assert not any(t.hidden for q in public.questions for t in q.tests)
+    with pytest.raises(ValueError, match="hidden tests requested"):
+        load_assignment(tree, hidden=True)
+    full = load_assignment(folder, hidden=True)
+    n_hidden = sum(t.hidden for q in full.questions for t in q.tests)
+    assert n_hidden >= 5
+    assert sum(len(q.tests) for q in full.questions) == \
+        sum(len(q.tests) for q in public.questions) + n_hidden
+
+
+def _expected_of(check):
+    """The expected value a close()/equal() check holds (None for other checks)."""
+    cells = dict(zip(check.__code__.co_freevars, check.__closure__ or (), strict=True))
+    if "want" in cells:  # close(): want() evaluates the expected value lazily
+        return cells["want"].cell_contents()
+    if "expected" in cells:
+        value = cells["expected"].cell_contents
+        return value() if callable(value) else value
+    return None
+
+
+def _numbers(value):
+    if isinstance(value, list | tuple):
+        for v in value:
+            yield from _numbers(v)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield float(value)
+
+
+@pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+def test_no_hidden_expected_value_or_input_is_in_the_student_files(folder):
+    """Every hidden test's expected values (as the student files could spell them) and its
+    inputs appear in no student-visible file, while the instructor files do hold them."""
+    from nbcourse.grading.assignment import student_files
+
+    student_text = "".join(f.read_text(encoding="utf-8") for f in student_files(folder))
+    full = load_assignment(folder, hidden=True)
+    public_probes = {json.dumps(p.as_tuple()) for q in full.questions for t in q.tests
+                     if not t.hidden for p in t.probes}
+    public_names = {t.name for q in full.questions for t in q.tests if not t.hidden}
+    checked = 0
+    for question in full.questions:
+        for test in (t for t in question.tests if t.hidden):
+            if test.name not in public_names:
+                assert f'"{test.name}"' not in student_text, test.name
+            for probe in test.probes:
+                text = json.dumps(probe.as_tuple())
+                if text in public_probes:
+                    continue  # the same call as a public test: nothing new is revealed
+                args = json.dumps(list(getattr(probe, "args", ())))[1:-1]
+                if len(args) > 12:
+                    assert args not in student_text, (test.name, args)
+            expected = _expected_of(test.check)
+            for number in _numbers(expected):
+                if len(repr(number)) < 7:
+                    continue  # 0, 1, 0.25 ... appear everywhere; the probes above cover them
+                for spelling in (repr(number), f"{number:.6f}", f"{number:.5g}"):
+                    assert len(spelling) < 6 or spelling not in student_text, (test.name, spelling)
+                checked += 1
+    assert checked >= 3  # the test saw real hidden values
+
+
+# --- untrusted text on the trusted side --------------------------------------------------
+
+
+def test_reply_text_is_parsed_only_within_its_size_limit():
+    from nbcourse.grading.grader import parse_str_repr
+
+    for text in ['N[{"ok":true,"value":"it\'s"}]N', 'a"b', "a'b\"c\\d", "", "x" * 1000]:
+        assert parse_str_repr(repr(text)) == text
+    assert parse_str_repr(repr("x" * 101), limit=100) is None
+    assert parse_str_repr("'" + "x" * 10_000_000 + "'", limit=1000) is None  # refused by size
+    for forged in ["'a\\nb'", "'a'b'", "'\\x41'", "\"a\"b\"", "'tail\\'", "'é'", "b'x'", 1, None]:
+        assert parse_str_repr(forged) is None
+
+
+def test_output_names_are_injective_and_stay_inside_the_output_folder(tmp_path):
+    from nbcourse.grading.grader import output_names
+
+    paths = [tmp_path / p for p in [
+        "a/hw.ipynb", "b/hw.ipynb", "hw-2.ipynb", "hw 2.ipynb", "hw%202.ipynb", "hw_2.ipynb",
+        "grades.csv", "results.json", "...ipynb", ".hidden.ipynb", "=cmd().ipynb",
+        "\x1b[31mred.ipynb", "\u202eevil.ipynb", "a" * 300 + ".ipynb", "a" * 301 + ".ipynb"]]
+    names = output_names(paths)
+    assert len(set(names)) == len(paths)
+    for name in names:
+        parts = name.split("/")
+        assert all(p and not p.startswith(".") and p not in ("grades.csv", "results.json")
+                   and len(p.encode()) <= 200 and p.isprintable() for p in parts)
+        assert (tmp_path / "out" / name).resolve().is_relative_to(tmp_path / "out")
+    assert names[:3] == ["a/hw.ipynb", "b/hw.ipynb", "hw-2.ipynb"]
+    with pytest.raises(ValueError, match="twice"):
+        output_names([paths[0], paths[0]])
+
+
+def test_csv_cells_are_never_formulas_and_are_clipped():
+    from nbcourse.grading.grader import MAX_REASON, csv_cell
+
+    for text in ["=HYPERLINK(\"http://x\")", "+1", "-2+3", "@SUM(A1)", "|cmd", "%x"]:
+        assert csv_cell(text) == "'" + text
+    for text in ["\t=1", "\r=1", "\n=1"]:  # control characters go first
+        assert csv_cell(text)[0] not in "\t\r\n="
+    assert csv_cell("alice") == "alice" and csv_cell(2.5) == 2.5
+    assert len(csv_cell("x" * 19_000_000)) == MAX_REASON
+    assert "\x1b" not in csv_cell("\x1b[2Kforged")
+
+
+def test_only_regular_files_are_read(tmp_path):
+    from nbcourse.grading.grader import read_regular_file
+
+    (tmp_path / "ok").write_bytes(b"abc")
+    assert read_regular_file(tmp_path / "ok", 10) == b"abc"
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "link").symlink_to(tmp_path / "ok")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    for name, reason in [("fifo", "not a regular file"), ("link", "symbolic link"),
+                         ("zero", "symbolic link"), ("missing", "cannot read")]:
+        with pytest.raises(NotebookError, match=reason):
+            read_regular_file(tmp_path / name, 10)
+    with pytest.raises(NotebookError, match="too large"):
+        read_regular_file(tmp_path / "ok", 2)
+    with pytest.raises(NotebookError, match="not a regular file"):
+        read_regular_file("/dev/zero", 10)
+
+
+def test_without_bubblewrap_the_grader_refuses(monkeypatch, tmp_path):
+    from nbcourse.grading import sandbox
+    from nbcourse.grading.grader import grade_batch
+
+    monkeypatch.setattr(sandbox, "_bwrap", lambda: None)
+    sandbox.isolation.cache_clear()
+    try:
+        found = sandbox.isolation()
+        assert not found.sandbox and "bubblewrap" in found.problems[0]
+        for allow in (False, True):  # the sandbox itself is never optional
+            with pytest.raises(sandbox.IsolationError, match="sandbox is unavailable"):
+                grade_batch(EX01, [EX01 / "solution.ipynb"], tmp_path / "out", progress=None,
+                            allow_per_process_limits=allow)
+        assert not (tmp_path / "out").exists()
+    finally:
+        sandbox.isolation.cache_clear()
+
+
+def test_gradescope_writes_results_when_it_cannot_isolate(monkeypatch, tmp_path):
+    from nbcourse.grading import sandbox
+    from nbcourse.grading.gradescope import build_bundle, run
+
+    build_bundle(EX01, tmp_path / "bundle.zip")
+    root = tmp_path / "autograder"
+    _unpack(tmp_path / "bundle.zip", root)
+    shutil.copy(EX01 / "solution.ipynb", root / "submission" / "work.ipynb")
+    monkeypatch.setattr(sandbox, "isolation",
+                        lambda: sandbox.Isolation(False, False, ("no user namespaces",)))
+    assert run(root) == 1
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "could not isolate" in results["output"]

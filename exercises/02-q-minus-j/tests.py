@@ -15,7 +15,7 @@ from nbcourse import (
     q_minus_j,
     upper_bound,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, raises
+from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close
 
 
 def _dirichlet(seed, K, size=None, alpha=1.0):
@@ -24,14 +24,8 @@ def _dirichlet(seed, K, size=None, alpha=1.0):
 
 
 THETA3 = [0.2, 0.3, 0.5]
-BATCH = _dirichlet(1, 4, size=5)
-BIG = _dirichlet(2, 400)
-SPARSE = _dirichlet(3, 6, alpha=1 / 6)
 CORNER = [0.0, 1.0, 0.0, 0.0]
-VERTEX_J = [0.0, 0.0, 1.0]
 THETA_J = [0.0, 0.1, 0.25, 0.5, 0.9, 1.0]
-PI4 = _dirichlet(4, 4)
-THETA_C4 = _dirichlet(5, 5, size=4)
 
 
 def _q(theta, j):
@@ -79,30 +73,14 @@ ASSIGNMENT = Assignment(
         Question("q1", "Q^{-j}, computed carefully", 3, [
             Test("three values, j = 0", Call("q_minus_j", THETA3, 0), close(_q(THETA3, 0))),
             Test("a corner of the simplex", Call("q_minus_j", CORNER, 0), close(_q(CORNER, 0))),
-            Test("a batch of five vectors", Call("q_minus_j", BATCH, 2), close(_q(BATCH, 2)),
-                 hidden=True),
-            Test("theta_j = 1 (no 0/0)", Call("q_minus_j", VERTEX_J, 2),
-                 close(_q(VERTEX_J, 2)), hidden=True),
-            Test("K = 400", Call("q_minus_j", BIG, 123), close(_q(BIG, 123), rtol=1e-9),
-                 hidden=True),
-            Test("j out of range raises", Call("q_minus_j", THETA3, 3),
-                 raises("ValueError", "IndexError"), hidden=True),
         ]),
         Question("q2", "f_j = theta_j Q^{-j}", 2, [
             Test("three values, j = 2", Call("f_j", THETA3, 2), close(_f(THETA3, 2))),
-            Test("sparse theta, j = 1", Call("f_j", SPARSE, 1), close(_f(SPARSE, 1)),
-                 hidden=True),
-            Test("a batch of five vectors", Call("f_j", BATCH, 0), close(_f(BATCH, 0)),
-                 hidden=True),
         ]),
         Question("q3", "the bounds of eqs. 9 and 10", 2, [
             Test("lower bound", Call("lower_bound", THETA_J), close(lambda: lower_bound(THETA_J))),
             Test("upper bound, K = 6", Call("upper_bound", THETA_J, 6),
                  close(lambda: upper_bound(THETA_J, 6))),
-            Test("upper bound, K = 2", Call("upper_bound", THETA_J, 2),
-                 close(lambda: upper_bound(THETA_J, 2)), hidden=True),
-            Test("upper bound, K = 1000", Call("upper_bound", THETA_J, 1000),
-                 close(lambda: upper_bound(THETA_J, 1000), rtol=1e-9), hidden=True),
         ]),
         Question("q4", "the threshold of eq. 13", 1, [
             Test("eq13_threshold for K = 6, theta_jd = 0.1", Value("eq13_threshold"),
@@ -111,12 +89,6 @@ ASSIGNMENT = Assignment(
         Question("q5", "the PoB posterior, eq. 3", 2, [
             Test("two classes", Call("posterior_pob", [0.6, 0.4], [THETA3, [0.5, 0.25, 0.25]], 1),
                  close(lambda: posterior_pob([0.6, 0.4], [THETA3, [0.5, 0.25, 0.25]], 1))),
-            Test("four classes, five values", Call("posterior_pob", PI4, THETA_C4, 3),
-                 close(lambda: posterior_pob(PI4, THETA_C4, 3)), hidden=True),
-            Test("a class with theta_j = 0 gets posterior 0",
-                 Call("posterior_pob", [0.5, 0.5], [[0.0, 0.5, 0.5], [0.2, 0.3, 0.5]], 0),
-                 close(lambda: posterior_pob([0.5, 0.5], [[0.0, 0.5, 0.5],
-                                                          [0.2, 0.3, 0.5]], 0)), hidden=True),
         ]),
         Question("q6", "the two models disagree", 2, [
             Test("MAP class differs between eq. 2 and eq. 3",

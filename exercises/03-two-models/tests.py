@@ -13,19 +13,16 @@ from nbcourse import (
     CategoricalNB,
     find_one_hot_groups,
     hair_eye_color,
-    n_feature_vectors,
     n_parameters_naive,
     one_hot,
     pob_linear_weights,
     posterior_table,
-    titanic,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, equal, raises
+from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close
 
 # --- q1: one-hot codes ------------------------------------------------------------------
 
 CODES_SMALL = [0, 2, 1, 2]
-CODES_RANDOM = np.random.default_rng(31).integers(0, 7, size=40).tolist()
 
 
 def _one_hot(x, K):
@@ -43,17 +40,12 @@ def _counts(C, K):
 # --- q3: fitting the categorical model by counting -------------------------------------
 
 X_TOY, Y_TOY = [0, 1, 1, 2, 0, 0, 2, 2, 2, 1], [0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
-X_GAP, Y_GAP = [0, 0, 1, 3, 3, 1, 0], [0, 1, 1, 1, 0, 0, 2]  # value 2 never occurs
 
 
 def _rows(table, feature, target):
     X, y = table.to_rows(target=target)
     remaining = [f for f in table.factors if f != target]
     return X[:, remaining.index(feature)].tolist(), y.tolist()
-
-
-X_TITANIC, Y_TITANIC = _rows(titanic(), "Class", "Survived")
-X_EYE, Y_HAIR = _rows(hair_eye_color(), "Eye", "Hair")
 
 
 def _fit(x, y, K, alpha):
@@ -80,7 +72,6 @@ PI_HE, THETA_HE = (a.tolist() for a in _hair_eye())
 BLUE = hair_eye_color().levels_of("Eye").index("Blue")
 BLOND = hair_eye_color().levels_of("Hair").index("Blond")
 PI2, THETA2 = [0.6, 0.4], [[0.5, 0.3, 0.2], [0.1, 0.45, 0.45]]
-PI3, THETA3_ZERO = [0.2, 0.3, 0.5], [[0.0, 0.25, 0.75], [0.6, 0.4, 0.0], [0.2, 0.2, 0.6]]
 
 
 def _weights(pi, theta):
@@ -89,12 +80,6 @@ def _weights(pi, theta):
 
 def _blue_blond(model):
     return lambda: posterior_table(PI_HE, THETA_HE, model)[BLUE, BLOND]
-
-
-def _pob_more_confident():
-    cat = posterior_table(PI_HE, THETA_HE, "categorical").max(axis=1)
-    pob = posterior_table(PI_HE, THETA_HE, "pob").max(axis=1)
-    return np.flatnonzero(pob > cat).tolist()
 
 
 # --- q6: one-hot groups hidden in a bare 0/1 table -------------------------------------
@@ -164,54 +149,25 @@ ASSIGNMENT = Assignment(
                  close(_one_hot(CODES_SMALL, 3), rtol=0, atol=0)),
             Test("a value that never occurs (K = 4)", Call("one_hot", [1, 0, 1], 4),
                  close(_one_hot([1, 0, 1], 4), rtol=0, atol=0)),
-            Test("forty codes, K = 7", Call("one_hot", CODES_RANDOM, 7),
-                 close(_one_hot(CODES_RANDOM, 7), rtol=0, atol=0), hidden=True),
-            Test("K = 2", Call("one_hot", [1, 1, 0], 2),
-                 close(_one_hot([1, 1, 0], 2), rtol=0, atol=0), hidden=True),
-            Test("a code >= K raises ValueError", Call("one_hot", [0, 3], 3), raises("ValueError"),
-                 hidden=True),
-            Test("a negative code raises ValueError", Call("one_hot", [0, -1], 3),
-                 raises("ValueError"), hidden=True),
         ]),
         Question("q2", "counting parameters", 1, [
             Test("C = 4, K = 3", Call("parameter_counts", 4, 3), close(_counts(4, 3), rtol=0)),
-            Test("C = 3, K = 5", Call("parameter_counts", 3, 5), close(_counts(3, 5), rtol=0),
-                 hidden=True),
-            Test("C = 2, K = 10", Call("parameter_counts", 2, 10), close(_counts(2, 10), rtol=0),
-                 hidden=True),
-            Test("one_hot_share for K = 10", Value("one_hot_share"),
-                 close(lambda: 10 / n_feature_vectors([2] * 10)), hidden=True),
         ]),
         Question("q3", "fitting the categorical model by counting", 3, [
             Test("ten rows, maximum likelihood", Call("fit_categorical", X_TOY, Y_TOY, 3, 2, 0.0),
                  close(_fit(X_TOY, Y_TOY, 3, 0.0))),
             Test("ten rows, alpha = 1", Call("fit_categorical", X_TOY, Y_TOY, 3, 2, 1.0),
                  close(_fit(X_TOY, Y_TOY, 3, 1.0))),
-            Test("three classes, an unseen value, alpha = 1",
-                 Call("fit_categorical", X_GAP, Y_GAP, 4, 3, 1.0),
-                 close(_fit(X_GAP, Y_GAP, 4, 1.0)), hidden=True),
-            Test("Titanic: class given survival, maximum likelihood",
-                 Call("fit_categorical", X_TITANIC, Y_TITANIC, 4, 2, 0.0),
-                 close(_fit(X_TITANIC, Y_TITANIC, 4, 0.0)), hidden=True),
-            Test("HairEyeColor: eye colour given hair colour, alpha = 0.5",
-                 Call("fit_categorical", X_EYE, Y_HAIR, 4, 4, 0.5),
-                 close(_fit(X_EYE, Y_HAIR, 4, 0.5)), hidden=True),
         ]),
         Question("q4", "the PoB model as a linear discriminant", 2, [
             Test("two classes, three values", Call("pob_weights", PI2, THETA2),
                  close(_weights(PI2, THETA2))),
-            Test("HairEyeColor estimates", Call("pob_weights", PI_HE, THETA_HE),
-                 close(_weights(PI_HE, THETA_HE)), hidden=True),
-            Test("theta = 0 gives a weight of -inf", Call("pob_weights", PI3, THETA3_ZERO),
-                 close(_weights(PI3, THETA3_ZERO)), hidden=True),
         ]),
         Question("q5", "hair colour from eye colour", 2, [
             Test("blue_blond_cat", Value("blue_blond_cat"),
                  close(_blue_blond("categorical"), rtol=1e-6)),
             Test("blue_blond_pob", Value("blue_blond_pob"),
                  close(_blue_blond("pob"), rtol=1e-6)),
-            Test("pob_more_confident", Value("pob_more_confident"), equal(_pob_more_confident),
-                 hidden=True),
         ]),
         Question("q6", "one-hot groups in a bare table", 2, [
             Test("the one-hot groups of the bare table", Value("groups"), _check_groups),

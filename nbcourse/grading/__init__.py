@@ -1,9 +1,10 @@
 """Graded exercises: instant feedback in the notebook and an autograder that cannot be fooled.
 
-* :mod:`~nbcourse.grading.assignment` — questions, probes, trusted checks (``tests.py``);
+* :mod:`~nbcourse.grading.assignment` — questions, probes, trusted checks (``tests.py`` and
+  the instructor-only ``hidden_tests.py``; :func:`student_files` lists what students get);
 * :mod:`~nbcourse.grading.generate` — solution notebook to student notebook;
 * :mod:`~nbcourse.grading.check` — ``check("q1")`` inside the student's notebook;
-* :mod:`~nbcourse.grading.sandbox` — one limited, isolated kernel per submission;
+* :mod:`~nbcourse.grading.sandbox` — one kernel per submission in a bubblewrap sandbox;
 * :mod:`~nbcourse.grading.grader` — scoring, batches, ``grades.csv`` and ``results.json``;
 * :mod:`~nbcourse.grading.gradescope` — the Gradescope autograder bundle.
 
@@ -21,8 +22,10 @@ from .assignment import (
     Verdict,
     close,
     equal,
+    instructor_files,
     load_assignment,
     raises,
+    student_files,
 )
 from .check import Checker, checker
 
@@ -38,6 +41,8 @@ __all__ = [
     "checker",
     "close",
     "equal",
+    "instructor_files",
     "load_assignment",
     "raises",
+    "student_files",
 ]

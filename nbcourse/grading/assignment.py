@@ -1,7 +1,10 @@
 """Assignments: questions, points, probes and the trusted checks of each test.
 
 An assignment is a folder ``exercises/<name>/`` with ``tests.py`` defining
-``ASSIGNMENT = Assignment(...)``. Each :class:`Test` names a *probe* (what to extract
+``ASSIGNMENT = Assignment(...)`` with the public tests, and, for the instructor only,
+``hidden_tests.py`` defining ``HIDDEN = {question: [Test(..., hidden=True), ...]}``.
+:func:`student_files` lists what students receive; :func:`instructor_files` what they
+never do. Each :class:`Test` names a *probe* (what to extract
 from the student's kernel: a call of one of their functions on inputs chosen here, or
 the value of one of their variables) and a *check*: a function run in the grader's own
 process that receives only plain JSON values (None, bool, int, float, str, list, dict)
@@ -10,6 +13,7 @@ and returns a :class:`Verdict`. Expected values are computed here, never in the 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import math
@@ -29,9 +33,11 @@ __all__ = [
     "Verdict",
     "close",
     "equal",
+    "instructor_files",
     "load_assignment",
     "parse_results",
     "raises",
+    "student_files",
 ]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -157,8 +163,6 @@ class Question:
     def __post_init__(self):
         if not _NAME.match(self.name):
             raise ValueError(f"name must be an identifier like 'q1', got {self.name!r}")
-        if not self.tests:
-            raise ValueError(f"question {self.name!r} needs at least one test")
         if not (self.points > 0):
             raise ValueError(f"points must be positive, got {self.points!r}")
 
@@ -226,10 +230,35 @@ class Assignment:
         raise KeyError(f"no question {name!r}; expected one of {[q.name for q in self.questions]}")
 
 
-def load_assignment(path):
-    """Load ``ASSIGNMENT`` from ``<path>/tests.py`` (``path`` is the assignment folder)."""
+PUBLIC_TESTS = "tests.py"
+HIDDEN_TESTS = "hidden_tests.py"
+SOLUTION = "solution.ipynb"
+
+
+def student_files(path):
+    """What students receive of the assignment in folder ``path``: the student notebook and
+    the public tests (``tests.py``), which ``check("q1")`` needs. Nothing else."""
+    folder = Path(path)
+    return [folder / f"{folder.resolve().name}.ipynb", folder / PUBLIC_TESTS]
+
+
+def instructor_files(path):
+    """What stays with the instructor: the solution source and the hidden tests."""
+    folder = Path(path)
+    return [folder / SOLUTION, folder / HIDDEN_TESTS]
+
+
+def load_assignment(path, hidden=None):
+    """Load ``ASSIGNMENT`` from ``<path>/tests.py`` (``path`` is the assignment folder).
+
+    Parameters
+    ----------
+    hidden : bool or None
+        True: add the tests of ``hidden_tests.py`` (the file must exist); False: public tests
+        only (what ``check()`` runs); None (default): add them when the file exists.
+    """
     folder = Path(path).resolve()
-    source = folder / "tests.py"
+    source = folder / PUBLIC_TESTS
     if not source.is_file():
         raise ValueError(f"assignment must be a folder containing tests.py, got {str(path)!r}")
     module_name = "nbcourse_assignment_" + re.sub(r"\W", "_", folder.name)
@@ -240,8 +269,35 @@ def load_assignment(path):
     assignment = getattr(module, "ASSIGNMENT", None)
     if not isinstance(assignment, Assignment):
         raise ValueError(f"{source} must define ASSIGNMENT = Assignment(...)")
+    hidden_source = folder / HIDDEN_TESTS
+    if hidden is True and not hidden_source.is_file():
+        raise ValueError(f"hidden tests requested but {hidden_source} does not exist")
+    if hidden is not False and hidden_source.is_file():
+        assignment = _with_hidden(assignment, module, hidden_source)
+    for q in assignment.questions if hidden is not False else ():
+        if not q.tests:
+            raise ValueError(f"question {q.name!r} of {folder.name} has no tests")
     object.__setattr__(assignment, "path", folder)
     return assignment
+
+
+def _with_hidden(assignment, module, source):
+    """``assignment`` with the tests of ``source`` (run in ``module``'s namespace) added."""
+    namespace = dict(vars(module))
+    namespace["__file__"] = str(source)
+    exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), namespace)
+    extra = namespace.get("HIDDEN")
+    names = {q.name for q in assignment.questions}
+    if not isinstance(extra, dict) or not set(extra) <= names:
+        raise ValueError(f"{source} must define HIDDEN = {{question name: [Test, ...]}} "
+                         f"for questions among {sorted(names)}, got {type(extra).__name__}")
+    questions = []
+    for q in assignment.questions:
+        tests = list(extra.get(q.name, []))
+        if not all(isinstance(t, Test) and t.hidden for t in tests):
+            raise ValueError(f"{source}: HIDDEN[{q.name!r}] must hold Test(..., hidden=True)")
+        questions.append(dataclasses.replace(q, tests=[*q.tests, *tests]))
+    return dataclasses.replace(assignment, questions=questions)
 
 
 # --- strict parsing of what the kernel sent -------------------------------------------

@@ -104,4 +104,4 @@ class Checker:
 
 def checker(name, namespace=None):
     """Return the ``check`` function for assignment ``name`` (see module docstring)."""
-    return Checker(load_assignment(find_assignment(name)), namespace)
+    return Checker(load_assignment(find_assignment(name), hidden=False), namespace)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -28,13 +29,24 @@ def _limits(assignment, args):
 
 
 def _notebooks(paths):
-    found = []
+    from .gradescope import find_notebooks
+
+    found, seen = [], set()
     for p in map(Path, paths):
-        if p.is_dir():
-            found.extend(sorted(p.rglob("*.ipynb")))
-        else:
-            found.append(p)
+        for nb in find_notebooks(p) if p.is_dir() and not p.is_symlink() else [p]:
+            key = os.path.abspath(nb)
+            if key not in seen:
+                seen.add(key)
+                found.append(nb)
     return found
+
+
+def _risk_option(parser):
+    parser.add_argument(
+        "--allow-per-process-limits", action="store_true",
+        help="grade even where memory, CPU and process limits cannot cover a kernel's whole "
+             "process tree (no writable cgroup): a submission can then use the memory limit "
+             "in every process it forks and more than one CPU")
 
 
 def grade_main(argv=None):
@@ -46,10 +58,12 @@ def grade_main(argv=None):
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    _risk_option(parser)
     _limit_options(parser)
     parser.add_argument("submissions", nargs="+", help=".ipynb files or folders of them")
     args = parser.parse_args(argv)
     from .grader import grade_batch
+    from .sandbox import IsolationError
 
     try:
         assignment = load_assignment(args.assignment)
@@ -59,9 +73,14 @@ def grade_main(argv=None):
     if not notebooks:
         parser.error("no .ipynb submissions found")
     start = time.monotonic()
-    results = grade_batch(assignment.path, notebooks, args.out, workers=args.workers,
-                          limits=_limits(assignment, args),
-                          progress=None if args.quiet else print)
+    try:
+        results = grade_batch(assignment.path, notebooks, args.out, workers=args.workers,
+                              limits=_limits(assignment, args),
+                              progress=None if args.quiet else print,
+                              allow_per_process_limits=args.allow_per_process_limits)
+    except IsolationError as exc:
+        print(f"nbcourse grade: {exc}", file=sys.stderr)
+        return 2
     seconds = time.monotonic() - start
     graded = sum(r.status == "graded" for r in results)
     print(f"{len(results)} submissions ({graded} graded, {len(results) - graded} invalid or "
@@ -76,6 +95,7 @@ def gradescope_main(argv=None):
         description="Build a Gradescope autograder zip that runs the same grader.")
     parser.add_argument("assignment", help="folder exercises/<name>")
     parser.add_argument("-o", "--output", required=True, help="zip file to write")
+    _risk_option(parser)
     _limit_options(parser)
     args = parser.parse_args(argv)
     from .gradescope import build_bundle
@@ -84,7 +104,8 @@ def gradescope_main(argv=None):
         assignment = load_assignment(args.assignment)
     except ValueError as exc:
         parser.error(str(exc))
-    path = build_bundle(assignment.path, args.output, _limits(assignment, args))
+    path = build_bundle(assignment.path, args.output, _limits(assignment, args),
+                        args.allow_per_process_limits)
     print(f"wrote {path}")
     return 0
 

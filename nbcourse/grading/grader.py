@@ -12,32 +12,43 @@ Flow for one submission (:func:`grade_notebook`):
 4. parse that string strictly in this process and score it with the assignment's checks.
 
 :func:`grade_batch` spreads submissions over worker processes, prints one progress line per
-finished submission and writes ``grades.csv`` plus ``<stem>/results.json`` (Gradescope).
+finished submission and writes ``grades.csv`` plus ``<path>/results.json`` (Gradescope).
+
+Everything read from a submission is untrusted: the notebook is read only if it is a
+regular file (no symlink, FIFO or device) within a size cap; the kernel's reply is parsed
+with limits checked first; every text that reaches an output file or a progress line is
+truncated, stripped of control characters, and neutralised where a spreadsheet would
+read it as a formula; output names are derived injectively from the input paths.
 """
 
 from __future__ import annotations
 
-import ast
 import csv
 import json
 import os
 import queue
 import secrets
+import stat
 import subprocess
 import sys
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import probe as probe_module
-from .assignment import Assignment, Limits, load_assignment, parse_results
-from .sandbox import KernelDied, Sandbox, Zygote, become_subreaper
+from .assignment import MAX_PAYLOAD, Assignment, Limits, load_assignment, parse_results
+from .sandbox import IsolationError, KernelDied, Sandbox, require_isolation
 
-__all__ = ["GradeResult", "NotebookError", "grade_batch", "grade_notebook", "read_code_cells"]
+__all__ = ["GradeResult", "IsolationError", "NotebookError", "grade_batch", "grade_notebook",
+           "output_names",
+           "read_code_cells"]
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 MAX_RESTARTS = 3
+MAX_REASON = 2000  # characters of a reason or message kept in grades.csv and results.json
+MAX_NAME = 200  # characters of one path component of an output name
 PROBE_SOURCE = Path(probe_module.__file__).read_text(encoding="utf-8")
 
 
@@ -86,15 +97,7 @@ def read_code_cells(path):
     NotebookError
         If the file is too large, not UTF-8, not JSON, or not an nbformat 4 notebook.
     """
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_NOTEBOOK_BYTES:
-            raise NotebookError(f"notebook is too large ({size} bytes; limit "
-                                f"{MAX_NOTEBOOK_BYTES})")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise NotebookError(f"cannot read notebook: {exc.strerror}") from None
+    raw = read_regular_file(path, MAX_NOTEBOOK_BYTES)
     try:
         text = raw.decode("utf-8")
         nb = json.loads(text)
@@ -105,7 +108,7 @@ def read_code_cells(path):
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise NotebookError("notebook has no list of cells (expected nbformat 4)")
     if nb.get("nbformat") != 4:
-        raise NotebookError(f"expected nbformat 4, got {nb.get('nbformat')!r}")
+        raise NotebookError(f"expected nbformat 4, got {clip(repr(nb.get('nbformat')), 60)}")
     cells = []
     for i, cell in enumerate(nb["cells"]):
         if not isinstance(cell, dict):
@@ -119,6 +122,43 @@ def read_code_cells(path):
             raise NotebookError(f"cell {i} has no text source")
         cells.append(source)
     return cells
+
+
+def read_regular_file(path, limit):
+    """The bytes of ``path`` if it is a regular file (not a symlink, FIFO or device) of at
+    most ``limit`` bytes; raises :class:`NotebookError` otherwise. Never blocks."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == 40:  # ELOOP: the file is a symbolic link
+            raise NotebookError("submission is a symbolic link, not a regular file") from None
+        raise NotebookError(f"cannot read notebook: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotebookError("submission is not a regular file")
+        if info.st_size > limit:
+            raise NotebookError(f"notebook is too large ({info.st_size} bytes; limit {limit})")
+        chunks, total = [], 0
+        while chunk := os.read(fd, min(1 << 20, limit + 1 - total)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise NotebookError(f"notebook is too large (over {limit} bytes)")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise NotebookError(f"cannot read notebook: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def clip(text, limit=MAX_REASON):
+    """``text`` without control characters, cut to ``limit`` characters."""
+    text = str(text)[:limit * 2]
+    clean = "".join(c if unicodedata.category(c)[0] != "C" or c in "\n" else "?" for c in text)
+    clean = clean.replace("\n", " ")
+    return clean if len(clean) <= limit else clean[:limit - 3] + "..."
 
 
 # --- running ---------------------------------------------------------------------------
@@ -138,21 +178,49 @@ def _payload(reply):
     entry = (reply.user_expressions or {}).get("r")
     if not isinstance(entry, dict) or entry.get("status") != "ok":
         return None
-    text = (entry.get("data") or {}).get("text/plain")
-    if not isinstance(text, str) or len(text) > 3 * 4_000_000:
+    return parse_str_repr((entry.get("data") or {}).get("text/plain"))
+
+
+def parse_str_repr(text, limit=MAX_PAYLOAD):
+    r"""Parse ``repr(s)`` of a printable-ASCII string ``s`` of at most ``limit`` characters
+    (what the probe returns), in linear time; None for anything else.
+
+    The size is checked before any work; only the escapes ``repr`` uses for printable
+    ASCII (``\\``, ``\'``, ``\"``) are accepted.
+
+    >>> parse_str_repr(repr('N[{"a":1}]N' + "'" + '"' + "\\"))
+    'N[{"a":1}]N\'"\\'
+    >>> parse_str_repr("'" + "x" * 10 + "'", limit=5) is None
+    True
+    """
+    if type(text) is not str or not 2 <= len(text) <= 2 * limit + 2:
         return None
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    quote = text[0]
+    if quote not in "'\"" or text[-1] != quote or not text.isascii():
         return None
-    return value if type(value) is str else None
+    body = text[1:-1]
+    if not body.isprintable():
+        return None
+    parts = body.split("\\\\")  # escaped backslashes
+    out = []
+    for part in parts:
+        if "\\" in part.replace("\\'", "").replace('\\"', ""):
+            return None  # an escape repr would not produce here
+        if quote in part.replace("\\" + quote, ""):
+            return None  # an unescaped closing quote inside the literal
+        out.append(part.replace("\\'", "'").replace('\\"', '"'))
+    value = "\\".join(out)
+    return value if len(value) <= limit else None
 
 
 class _Run:
-    """State of one submission's kernel: executed cells, restarts, notes, deadline."""
+    """State of one submission's kernel: executed cells, restarts, notes, deadline.
 
-    def __init__(self, zygote, limits, hide, cells):
-        self.zygote, self.limits, self.hide, self.cells = zygote, limits, hide, cells
+    Starting, restarting and replaying all count against the one total deadline.
+    """
+
+    def __init__(self, limits, cells, tree_limits):
+        self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
         self.deadline = time.monotonic() + limits.total_timeout
         self.executed: list[int] = []
         self.notes: list[str] = []
@@ -163,8 +231,10 @@ class _Run:
         return self.deadline - time.monotonic()
 
     def start(self):
-        self.sandbox = Sandbox(self.zygote, self.limits, self.hide)
-        self.sandbox.start(timeout=min(30.0, max(self.remaining(), 1.0)))
+        if self.remaining() <= 0:
+            raise KernelDied("total time limit reached before the kernel started")
+        self.sandbox = Sandbox(self.limits, self.tree_limits)
+        self.sandbox.start(timeout=min(30.0, self.remaining()))
 
     def restart(self):
         """Fresh kernel; replay the cells that ran before. False if out of budget."""
@@ -178,10 +248,14 @@ class _Run:
         try:
             self.start()
         except (KernelDied, OSError) as exc:
-            self.notes.append(f"kernel restart failed ({exc})")
-            self.sandbox = None
+            self.notes.append(f"kernel restart failed ({clip(exc, 200)})")
+            self.close()
             return False
         for i in list(self.executed):
+            if self.remaining() <= 0:
+                self.notes.append(f"total time limit reached replaying cell {i + 1}")
+                self.close()
+                return False
             reply = self.sandbox.execute(self.cells[i], self._cell_time())
             if reply.status not in ("ok", "error"):
                 self.notes.append(f"cell {i + 1} failed when replayed")
@@ -194,10 +268,12 @@ class _Run:
         return reply.status == "dead" or reply.stuck or not self.sandbox.alive()
 
     def _cell_time(self):
-        return max(0.1, min(self.limits.cell_timeout, self.remaining()))
+        return max(0.0, min(self.limits.cell_timeout, self.remaining()))
 
     def run_cells(self):
         for i, code in enumerate(self.cells):
+            if self.sandbox is None:
+                return
             if self.remaining() <= 0:
                 self.notes.append(f"total time limit reached before cell {i + 1}")
                 return
@@ -224,7 +300,7 @@ class _Run:
         nonce = secrets.token_hex(16)
         expression = probe_expression(probes, nonce, self.limits.probe_timeout)
         timeout = min(self.remaining(), self.limits.probe_timeout * len(probes) + 5.0)
-        reply = self.sandbox.execute("", max(timeout, 0.5), {"r": expression}, silent=True)
+        reply = self.sandbox.execute("", max(timeout, 0.0), {"r": expression}, silent=True)
         if reply.status != "ok":
             failed = "timed out" if reply.status == "timeout" else "failed"
             self.notes.append(f"{question.name}: checking {failed}")
@@ -235,23 +311,13 @@ class _Run:
         try:
             return parse_results(text, nonce, len(probes))
         except ValueError as exc:
-            self.notes.append(f"{question.name}: unreadable results ({exc})")
+            self.notes.append(f"{question.name}: unreadable results ({clip(exc, 200)})")
             return missing
 
     def close(self):
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
-
-
-_ZYGOTE: Zygote | None = None
-
-
-def _zygote():
-    global _ZYGOTE
-    if _ZYGOTE is None or not _ZYGOTE.alive():
-        _ZYGOTE = Zygote()
-    return _ZYGOTE
 
 
 def _score(assignment, name, records_by_question, status, reason, seconds):
@@ -261,30 +327,43 @@ def _score(assignment, name, records_by_question, status, reason, seconds):
         scores[question.name], max_scores[question.name] = score, question.points
         total_weight = sum(t.weight for t in question.tests)
         feedback[question.name] = [
-            {"test": t.name, "hidden": t.hidden, "passed": v.passed, "message": v.message,
-             "points": question.points * t.weight / total_weight}
+            {"test": clip(t.name, 200), "hidden": t.hidden, "passed": v.passed,
+             "message": clip(v.message, 500), "points": question.points * t.weight / total_weight}
             for t, v in zip(question.tests, verdicts, strict=True)]
-    return GradeResult(name, scores, max_scores, status, reason, round(seconds, 3), feedback)
+    return GradeResult(name, scores, max_scores, status, clip(reason), round(seconds, 3),
+                       feedback)
 
 
-def grade_notebook(assignment, path, limits=None, hide=(), name=None, zygote=None):
+def _not_run(assignment, name, status, reason):
+    return _score(assignment, name, {q.name: [{"ok": False, "error": "not run"}] * len(q.probes())
+                                     for q in assignment.questions}, status, reason, 0.0)
+
+
+def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_limits=False):
     """Grade the notebook at ``path``; never raises for a bad submission.
 
     Parameters
     ----------
     assignment : Assignment or path-like
-        The assignment, or its folder.
+        The assignment, or its folder (loaded with its hidden tests).
     path : path-like
         The submitted .ipynb.
     limits : Limits, optional
         Defaults to the assignment's limits.
-    hide : sequence of path-like
-        Paths the kernel must not see (``namespace`` isolation).
+    allow_per_process_limits : bool
+        Grade even where whole-tree limits are unavailable (see
+        :func:`~nbcourse.grading.sandbox.require_isolation`).
 
     Returns
     -------
     GradeResult
+
+    Raises
+    ------
+    IsolationError
+        If the sandbox (or whole-tree limits, unless allowed) is unavailable.
     """
+    found = require_isolation(allow_per_process_limits)
     start = time.monotonic()
     if not isinstance(assignment, Assignment):
         assignment = load_assignment(assignment)
@@ -296,7 +375,7 @@ def grade_notebook(assignment, path, limits=None, hide=(), name=None, zygote=Non
         cells = read_code_cells(path)
     except NotebookError as exc:
         return _score(assignment, name, empty, "invalid", str(exc), time.monotonic() - start)
-    run = _Run(zygote or _zygote(), limits, [str(p) for p in hide], cells)
+    run = _Run(limits, cells, found.tree_limits)
     try:
         try:
             run.start()
@@ -306,9 +385,9 @@ def grade_notebook(assignment, path, limits=None, hide=(), name=None, zygote=Non
         run.run_cells()
         records = {q.name: run.extract(q) for q in assignment.questions}
         status = "graded"
-    except KernelDied as exc:
+    except (KernelDied, OSError) as exc:
         records, status = empty, "error"
-        run.notes.append(f"sandbox failure: {exc}")
+        run.notes.append(f"sandbox failure: {clip(exc, 300)}")
     finally:
         run.close()
     return _score(assignment, name, records, status, "; ".join(run.notes),
@@ -328,73 +407,115 @@ def gradescope_results(result):
                 continue
             max_score = sum(f["points"] for f in part)
             score = sum(f["points"] for f in part if f["passed"])
-            lines = [f"{'PASS' if f['passed'] else 'FAIL'} {f['test']}"
-                     + ("" if hidden or f["passed"] else f": {f['message']}") for f in part]
+            lines = [f"{'PASS' if f['passed'] else 'FAIL'} {clip(f['test'], 200)}"
+                     + ("" if hidden or f["passed"] else f": {clip(f['message'], 500)}")
+                     for f in part]
             tests.append({"name": f"{qname} ({'hidden' if hidden else 'public'} tests)",
                           "score": round(score, 4), "max_score": round(max_score, 4),
                           "output": "\n".join(lines),
                           "visibility": "after_published" if hidden else "visible"})
-    output = f"Status: {result.status}." + (f" {result.reason}" if result.reason else "")
+    reason = clip(result.reason)
+    output = f"Status: {result.status}." + (f" {reason}" if reason else "")
     return {"score": round(result.total, 4), "output": output, "tests": tests,
             "execution_time": round(result.seconds, 3)}
+
+
+def _write_atomic(target, text):
+    """Write ``text`` to ``target`` through a temporary file in the same folder; a folder or
+    anything else that is not a regular file at ``target`` is an error, never followed."""
+    target = Path(target)
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        raise OSError(f"{target} exists and is not a regular file")
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target
 
 
 def write_results(result, folder):
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / "results.json"
-    tmp = folder / "results.json.tmp"
-    tmp.write_text(json.dumps(gradescope_results(result), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, target)
-    return target
+    return _write_atomic(folder / "results.json",
+                         json.dumps(gradescope_results(result), indent=2) + "\n")
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "|", "%")
+
+
+def csv_cell(value):
+    """A value safe for a spreadsheet: text is clipped, and text a spreadsheet would read
+    as a formula (starting with ``= + - @``, a tab, ...) gets a leading apostrophe."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        value = str(value)
+    if not isinstance(value, str):
+        return value
+    value = clip(value)
+    return "'" + value if value.startswith(_FORMULA_START) else value
 
 
 def write_gradebook(assignment, results, path):
+    import io
+
     names = [q.name for q in assignment.questions]
-    tmp = Path(str(path) + ".tmp")
-    with open(tmp, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["submission", *names, "total", "max", "status", "reason", "seconds"])
-        for r in results:
-            writer.writerow([r.name, *[r.scores.get(n, 0.0) for n in names], r.total,
-                             r.max_score, r.status, r.reason, r.seconds])
-    os.replace(tmp, path)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["submission", *names, "total", "max", "status", "reason", "seconds"])
+    for r in results:
+        writer.writerow([csv_cell(v) for v in [
+            r.name, *[r.scores.get(n, 0.0) for n in names], r.total, r.max_score, r.status,
+            r.reason, r.seconds]])
+    return _write_atomic(path, buffer.getvalue())
 
 
 # --- batch with worker processes -------------------------------------------------------
 
-
-def hide_paths(assignment, out_dir, notebooks):
-    """Paths the kernels must not see: assignment, repository, nbcourse, outputs, inputs."""
-    import nbcourse
-
-    from .sandbox import _kernel_sys_path
-
-    candidates = {Path(assignment.path), Path(out_dir), Path(nbcourse.__file__).parent}
-    candidates |= {Path(p).resolve().parent for p in notebooks}
-    root = Path(assignment.path).resolve()
-    while root != root.parent and not (root / ".git").exists():
-        root = root.parent
-    if (root / ".git").exists():
-        candidates |= set(root.iterdir())
-    import tempfile
-
-    needed = [Path(p).resolve() for p in
-              (sys.prefix, sys.base_prefix, tempfile.gettempdir(), *_kernel_sys_path())]
-    keep = []
-    for path in sorted({p.resolve() for p in candidates if p.exists()}):
-        if any(n == path or path in n.parents for n in needed):
-            continue
-        keep.append(str(path))
-    return keep
+_RESERVED = {"grades.csv", "results.json"}
 
 
-def _unique_names(paths):
-    seen, names = {}, []
-    for p in paths:
-        stem = Path(p).stem or "submission"
-        seen[stem] = seen.get(stem, 0) + 1
-        names.append(stem if seen[stem] == 1 else f"{stem}-{seen[stem]}")
+def _safe_component(part):
+    """Percent-encode one path component so that the encoding is injective and the result
+    is a plain, printable file name that is neither hidden nor an output file's name."""
+    out = []
+    for i, char in enumerate(part):
+        keep = (char.isalnum() and char.isprintable()) or char in "-_" or (char == "." and i)
+        out.append(char if keep else "".join(f"%{b:02X}" for b in char.encode("utf-8")))
+    safe = "".join(out)
+    if safe in _RESERVED:
+        safe = f"%{ord(safe[0]):02X}{safe[1:]}"
+    if len(safe.encode("utf-8")) > MAX_NAME:
+        import hashlib
+
+        digest = hashlib.sha256(part.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        safe = safe[:MAX_NAME - 20].rstrip("%") + "%~" + digest
+    return safe
+
+
+def output_names(paths):
+    """Injective, safe output names for ``paths``: each path relative to the folder the
+    paths share, one percent-encoded component per folder (so per-student folders are
+    kept), never ``.``/``..``, never hidden, never ``grades.csv`` or ``results.json``.
+
+    >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
+    ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
+    >>> output_names(["x/grades.csv", "x/...ipynb", "x/=1+1 é.ipynb", "x/%3D1.ipynb"])
+    ['%67rades.csv', '%2E..ipynb', '%3D1%2B1%20é.ipynb', '%253D1.ipynb']
+    """
+    absolute = [os.path.abspath(os.fspath(p)) for p in paths]
+    if len(set(absolute)) != len(absolute):
+        raise ValueError("notebooks must be distinct paths, got a path twice")
+    if not absolute:
+        return []
+    base = os.path.commonpath([os.path.dirname(p) for p in absolute])
+    names = []
+    for p in absolute:
+        parts = Path(os.path.relpath(p, base)).parts
+        names.append("/".join(_safe_component(c) for c in parts))
     return names
 
 
@@ -420,14 +541,17 @@ class _WorkerProcess:
         self.proc.stdin.flush()
         line = _readline(self.proc.stdout, timeout)
         if not line:
-            self.stop()
-            raise RuntimeError("grading worker stopped or hung")
+            self.stop(force=True)
+            raise RuntimeError("grading worker stopped or exceeded the total time limit")
         return GradeResult.from_dict(json.loads(line))
 
-    def stop(self):
+    def stop(self, force=False):
         if self.proc is not None:
             if self.proc.poll() is None:
-                self.proc.stdin.close()
+                if force:
+                    self.proc.kill()  # its sandboxes die with it (--die-with-parent)
+                else:
+                    self.proc.stdin.close()
                 try:
                     self.proc.wait(5)
                 except subprocess.TimeoutExpired:
@@ -436,55 +560,75 @@ class _WorkerProcess:
             self.proc = None
 
 
-def _readline(stream, timeout):
+def _readline(stream, timeout, limit=16 * 1024 * 1024):
     import selectors
 
     with selectors.DefaultSelector() as sel:
         sel.register(stream, selectors.EVENT_READ)
         if not sel.select(timeout):
             return ""
-    return stream.readline()
+    return stream.readline(limit)
+
+
+def _die_with_parent():
+    """SIGKILL this worker when the batch process dies (Linux); its sandboxes follow it."""
+    import ctypes
+    import signal
+
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _worker_main():
     """Worker loop: first line is the config, then one task per line, one reply per line."""
     protocol = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # nothing else may write to the protocol pipe
-    become_subreaper()
+    _die_with_parent()
     config = json.loads(sys.stdin.readline())
     assignment = load_assignment(config["assignment"])
     limits = Limits(**config["limits"])
     for line in sys.stdin:
         task = json.loads(line)
         try:
-            result = grade_notebook(assignment, task["path"], limits, config["hide"],
-                                    task["name"])
+            result = grade_notebook(assignment, task["path"], limits, task["name"],
+                                    config["allow_per_process_limits"])
         except Exception as exc:  # keep the batch going; record the failure
-            result = _score(assignment, task["name"], {
-                q.name: [{"ok": False, "error": "not run"}] * len(q.probes())
-                for q in assignment.questions}, "error", f"grader error: {exc!r}"[:300], 0.0)
+            result = _not_run(assignment, task["name"], "error", f"grader error: {exc!r}")
         protocol.write(json.dumps(result.to_dict()) + "\n")
         protocol.flush()
 
 
-def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print):
+def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print,
+                allow_per_process_limits=False):
     """Grade ``notebooks`` with ``workers`` worker processes; write grades.csv and results.
 
-    Every submission gets a row (status graded, invalid or error) and a results.json;
-    one progress line is printed per finished submission.
+    Every submission gets a row (status graded, invalid or error) and a results.json in
+    ``out_dir/<name>/`` where ``name`` comes from :func:`output_names`; one progress line
+    is printed per finished submission.
 
     Returns
     -------
     list of GradeResult, in the order of ``notebooks``.
+
+    Raises
+    ------
+    IsolationError
+        Before grading anything, if the required isolation is unavailable.
     """
+    require_isolation(allow_per_process_limits)
     assignment = load_assignment(assignment_dir)
     limits = limits or assignment.limits
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     notebooks = [Path(p) for p in notebooks]
-    names = _unique_names(notebooks)
+    names = output_names(notebooks)
     config = {"assignment": str(assignment.path), "limits": limits.__dict__,
-              "hide": hide_paths(assignment, out_dir, notebooks)}
+              "allow_per_process_limits": bool(allow_per_process_limits)}
     tasks: queue.Queue = queue.Queue()
     for i in range(len(notebooks)):
         tasks.put(i)
@@ -492,7 +636,7 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     lock = threading.Lock()
     done = [0]
     width = len(str(len(notebooks)))
-    timeout = limits.total_timeout * (MAX_RESTARTS + 2) + 60
+    timeout = limits.total_timeout + 30.0  # the worker enforces the total itself
 
     def work():
         worker = _WorkerProcess(config)
@@ -503,17 +647,19 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
                 except queue.Empty:
                     return
                 try:
-                    result = worker.grade(notebooks[i].resolve(), names[i], timeout)
+                    result = worker.grade(os.path.abspath(notebooks[i]), names[i], timeout)
+                    result.name = names[i]
                 except Exception as exc:
-                    result = _score(assignment, names[i], {
-                        q.name: [{"ok": False, "error": "not run"}] * len(q.probes())
-                        for q in assignment.questions}, "error", f"grader error: {exc}", 0.0)
-                write_results(result, out_dir / names[i])
+                    result = _not_run(assignment, names[i], "error", f"grader error: {exc}")
+                try:
+                    write_results(result, out_dir / names[i])
+                except OSError as exc:
+                    result.reason = clip(f"{result.reason}; results.json not written ({exc})")
                 with lock:
                     results[i] = result
                     done[0] += 1
                     if progress:
-                        progress(f"[{done[0]:>{width}}/{len(notebooks)}] {names[i]}: "
+                        progress(f"[{done[0]:>{width}}/{len(notebooks)}] {clip(names[i], 200)}: "
                                  f"{result.total:g}/{result.max_score:g} in "
                                  f"{result.seconds:.1f} s ({result.status})")
         finally:

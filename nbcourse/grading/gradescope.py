@@ -1,8 +1,8 @@
 """Gradescope autograder bundle, and the command its ``run_autograder`` calls.
 
 The zip holds ``setup.sh`` and ``run_autograder`` at its root (as Gradescope expects), the
-pinned ``requirements.txt``, a copy of the ``nbcourse`` package, ``assignment/tests.py``
-(never the solution notebook) and ``config.json`` with the limits. Gradescope unpacks it to
+pinned ``requirements.txt``, a copy of the ``nbcourse`` package, ``assignment/tests.py`` and
+``assignment/hidden_tests.py`` (never the solution notebook) and ``config.json`` with the limits. Gradescope unpacks it to
 ``/autograder/source``, runs ``setup.sh`` once, then for each submission runs
 ``run_autograder``, which grades ``/autograder/submission/*.ipynb`` with the same grader as
 ``python -m nbcourse grade`` and writes ``/autograder/results/results.json``.
@@ -30,9 +30,9 @@ SETUP_SH = """#!/usr/bin/env bash
 set -euo pipefail
 SRC=/autograder/source
 PYTHON="${PYTHON:-python3.11}"
-if ! command -v "$PYTHON" >/dev/null 2>&1; then
+if ! command -v "$PYTHON" >/dev/null 2>&1 || ! command -v bwrap >/dev/null 2>&1; then
     apt-get update
-    apt-get install -y --no-install-recommends python3.11 python3.11-venv
+    apt-get install -y --no-install-recommends python3.11 python3.11-venv bubblewrap
 fi
 "$PYTHON" -m venv /autograder/venv
 /autograder/venv/bin/pip install --no-cache-dir -r "$SRC/requirements.txt"
@@ -45,6 +45,8 @@ RUN_AUTOGRADER = """#!/usr/bin/env bash
 set -uo pipefail
 ROOT="${NBCOURSE_AUTOGRADER_ROOT:-/autograder}"
 PYTHON="${NBCOURSE_AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
+case "$ROOT" in /*) ;; *) ROOT="$PWD/$ROOT" ;; esac
+case "$PYTHON" in /*) ;; */*) PYTHON="$PWD/$PYTHON" ;; esac
 cd "$ROOT/source"
 export PYTHONPATH="$ROOT/source"
 exec "$PYTHON" -P -m nbcourse.grading.gradescope run --root "$ROOT"
@@ -80,8 +82,11 @@ def _add_text(archive, name, text, mode=0o644):
     archive.writestr(info, text)
 
 
-def build_bundle(assignment_dir, output, limits=None):
+def build_bundle(assignment_dir, output, limits=None, allow_per_process_limits=False):
     """Write the Gradescope autograder zip for the assignment in ``assignment_dir``.
+
+    ``allow_per_process_limits`` lets the autograder grade where a cgroup cannot hold a
+    kernel's process tree (see :func:`~nbcourse.grading.sandbox.require_isolation`).
 
     Returns
     -------
@@ -90,11 +95,12 @@ def build_bundle(assignment_dir, output, limits=None):
     """
     import nbcourse
 
-    assignment = load_assignment(assignment_dir)
+    assignment = load_assignment(assignment_dir, hidden=None)
     limits = limits or assignment.limits
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    config = {"assignment": assignment.name, "limits": limits.__dict__}
+    config = {"assignment": assignment.name, "limits": limits.__dict__,
+              "allow_per_process_limits": bool(allow_per_process_limits)}
     with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as archive:
         _add_text(archive, "setup.sh", SETUP_SH, 0o755)
         _add_text(archive, "run_autograder", RUN_AUTOGRADER, 0o755)
@@ -108,8 +114,7 @@ def build_bundle(assignment_dir, output, limits=None):
 
 
 def _pick_submission(folder, name):
-    notebooks = sorted(p for p in Path(folder).rglob("*.ipynb")
-                       if ".ipynb_checkpoints" not in p.parts)
+    notebooks = sorted(p for p in find_notebooks(folder) if ".ipynb_checkpoints" not in p.parts)
     if not notebooks:
         return None, "no .ipynb file was submitted"
     if len(notebooks) == 1:
@@ -119,16 +124,27 @@ def _pick_submission(folder, name):
     return chosen, f"several notebooks were submitted; graded {chosen.name}"
 
 
+def find_notebooks(folder):
+    """``*.ipynb`` entries under ``folder``, without following symbolic links to folders
+    (files that are not regular are listed, and rejected when read)."""
+    found = []
+    for top, dirs, files in os.walk(folder, followlinks=False):
+        dirs.sort()
+        found.extend(Path(top) / f for f in sorted(files) if f.endswith(".ipynb"))
+    return found
+
+
 def _write(results_dir, data):
+    from .grader import _write_atomic
+
     results_dir.mkdir(parents=True, exist_ok=True)
-    tmp = results_dir / "results.json.tmp"
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, results_dir / "results.json")
+    _write_atomic(results_dir / "results.json", json.dumps(data, indent=2) + "\n")
 
 
 def run(root):
     """Grade the submission under ``root`` (Gradescope's layout); always write results."""
-    from .grader import grade_notebook, gradescope_results
+    from .grader import clip, grade_notebook, gradescope_results
+    from .sandbox import IsolationError
 
     root = Path(root).resolve()
     results_dir = root / "results"
@@ -140,14 +156,18 @@ def run(root):
         if notebook is None:
             _write(results_dir, {"score": 0.0, "output": note, "tests": []})
             return 0
-        needed = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix)}
-        hide = [str(p) for p in root.iterdir()
-                if not any(p.resolve() == n or p.resolve() in n.parents for n in needed)]
-        result = grade_notebook(assignment, notebook, limits, hide)
+        result = grade_notebook(assignment, notebook, limits, notebook.stem,
+                                bool(config.get("allow_per_process_limits")))
         data = gradescope_results(result)
         if note:
-            data["output"] = f"{note}. {data['output']}"
+            data["output"] = f"{clip(note, 300)}. {data['output']}"
         _write(results_dir, data)
+    except IsolationError as exc:
+        print(exc, file=sys.stderr)
+        _write(results_dir, {"score": 0.0, "tests": [],
+                             "output": "The autograder could not isolate your notebook on this "
+                                       "machine; please contact the instructor."})
+        return 1
     except Exception:  # the student must still get a results file
         traceback.print_exc()
         _write(results_dir, {"score": 0.0, "tests": [],

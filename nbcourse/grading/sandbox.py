@@ -1,60 +1,69 @@
-"""Run a submission's code in its own sandboxed IPython kernel.
+"""Run a submission's code in its own IPython kernel inside a bubblewrap sandbox.
 
-Isolation, strongest first (each level includes the ones below it):
+Every kernel is started by bubblewrap (``bwrap``, Debian package ``bubblewrap``) with
 
-``namespace``
-    Root with CAP_SYS_ADMIN (Docker as root, Gradescope): the kernel gets a private mount
-    namespace in which the assignment, the nbcourse package, the repository, the output
-    folder and the submissions' folders are covered by empty read-only tmpfs mounts, and
-    its scratch directory is a size-limited tmpfs.
-``uid``
-    Root: the kernel runs as a fresh unprivileged uid of its own, so ``RLIMIT_NPROC``
-    bounds its processes (a fork bomb stops at ``max_procs``), it cannot signal or trace
-    the grader, and it cannot read files that are not world-readable.
-``rlimit``
-    Not root: resource limits, a process session and killing every descendant. The kernel
-    runs as the grading user, so it could signal that user's other processes; grade as
-    root (e.g. in a container) for real isolation.
+* its own user, mount, PID, IPC, UTS, cgroup and network namespaces: no network at all
+  (not even 127.0.0.1 or abstract Unix sockets), no view of any process but its own;
+* a filesystem holding only the Python installation (read-only; an installed nbcourse is
+  covered), the shared libraries it loads, a minimal ``/dev``, its own ``/proc`` and a
+  private, size-capped tmpfs as ``/tmp`` (its home and working directory). The repository,
+  the assignment, other submissions and the output folder are not in it;
+* ``--die-with-parent`` and ``--new-session``: killing the sandbox's bubblewrap process (or
+  the grading worker) kills every process in it, whatever it forked or ``setsid``-ed;
+* every capability dropped and a scrubbed environment.
 
-Every level: a scrubbed environment, a fresh scratch directory as cwd, all inherited file
-descriptors closed, limits on address space, file size, open files, CPU time and processes,
-``no_new_privs``, and the kernel reached through Unix sockets in a private directory.
+Memory, CPU and process limits cover the whole process tree through a cgroup of its own
+(cgroup v1 controllers ``memory``, ``pids`` and ``cpu``, or cgroup v2), which needs a
+writable cgroup hierarchy (root, or delegation). Per-process resource limits are set too.
+
+:func:`isolation` says what this machine allows; :func:`require_isolation` refuses when the
+sandbox cannot start, and when whole-tree limits are unavailable unless the caller accepts
+per-process limits explicitly (a kernel can then use ``memory_mb`` in each of its processes
+and more than one CPU). There is no weaker fallback.
+
+The grader reaches the kernel through Unix sockets inside the sandbox's own ``/tmp``, via
+``/proc/<pid>/root``: nothing of a sandbox is ever written to the grader's filesystem.
 """
 
 from __future__ import annotations
 
-import ctypes
-import fcntl
 import json
 import os
-import random
 import secrets
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
+import sysconfig
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import zmq
-from jupyter_client.connect import write_connection_file
 from jupyter_client.session import Session
 
 from .assignment import Limits
 
-__all__ = ["KernelDied", "Reply", "Sandbox", "Zygote", "isolation_level"]
+__all__ = ["Isolation", "IsolationError", "KernelDied", "Reply", "Sandbox", "isolation",
+           "require_isolation"]
 
-ZYGOTE_SOURCE = (Path(__file__).with_name("_zygote.py")).read_text(encoding="utf-8")
-MAX_MESSAGE = 16 * 1024 * 1024
-UID_RANGE = (62000, 65000)
-_UIDS_IN_USE: set[int] = set()
-CLAIMED_UIDS: list[int] = []  # every uid this process has claimed, in order
+KERNEL_SOURCE = (Path(__file__).with_name("_kernel.py")).read_text(encoding="utf-8")
+MAX_MESSAGE = 10 * 1024 * 1024  # a reply larger than this is dropped by zmq, unparsed
+SANDBOX_UID = 65534  # the kernel's uid inside its user namespace
+SCRATCH = "/tmp"
+PER_PROCESS_RISK = (
+    "memory, CPU and process limits apply to each process of a kernel, not to its whole "
+    "process tree, so one submission can use memory_mb in every process it forks and more "
+    "than one CPU, slowing or starving the rest of the batch")
 
 
 class KernelDied(RuntimeError):
     """The kernel could not be started or stopped answering."""
+
+
+class IsolationError(RuntimeError):
+    """The isolation the grader requires is not available on this machine."""
 
 
 @dataclass
@@ -69,28 +78,10 @@ class Reply:
     stuck: bool = False  # timed out and did not answer the interrupt
 
 
-def _libc():
-    return ctypes.CDLL(None, use_errno=True)
+# --- what the sandbox contains -----------------------------------------------------------
 
 
-def become_subreaper():
-    """Make orphaned descendants reparent to this process (Linux); return success."""
-    try:
-        return _libc().prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
-    except (OSError, AttributeError):
-        return False
-
-
-def isolation_level(namespace_ok):
-    """Name the isolation this process can give kernels: namespace, uid or rlimit."""
-    if os.geteuid() != 0:
-        return "rlimit"
-    if namespace_ok:
-        return "namespace"
-    return "uid" if python_is_shared() else "rlimit"
-
-
-def _kernel_sys_path():
+def kernel_sys_path():
     """This interpreter's stdlib and site-packages only: no cwd, no PYTHONPATH, no .pth
     files, hence no editable nbcourse in the kernel."""
     prefixes = tuple({os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix)})
@@ -102,206 +93,269 @@ def _kernel_sys_path():
     return out
 
 
-def _exposures():
-    """Directories on the way to the Python installation that other users cannot enter.
-
-    Returns ``[(parent, [child, ...]), ...]``: the namespace sandbox replaces each parent
-    by a tmpfs holding only bind mounts of those children.
-    """
-    needed = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, *_kernel_sys_path())}
-    plan: dict[str, set[str]] = {}
-    for target in sorted(needed):
-        parts = Path(target).parts
-        for depth in range(1, len(parts) - 1):
-            parent = str(Path(*parts[:depth]))
-            if os.stat(parent).st_mode & 0o001 == 0:
-                plan.setdefault(parent, set()).add(str(Path(*parts[:depth + 1])))
-                break
-    return [(parent, sorted(children)) for parent, children in sorted(plan.items())]
-
-
-SYSTEM_DIRS = frozenset({"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "dev",
-                         "proc", "sys"})
+def _python_binds():
+    """Read-only paths of the Python installation the kernel needs."""
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    binds = set()
+    for prefix in {sys.prefix, sys.base_prefix}:
+        for path in (prefix, os.path.realpath(prefix)):
+            if path in ("/usr", "/usr/local", "/"):
+                binds.add(os.path.join(path, "lib", version))  # not all of /usr
+            else:
+                binds.add(path)
+    folder = os.path.dirname(sys.executable)
+    binds.add(sys.executable if folder in ("/usr/bin", "/usr/local/bin", "/bin") else folder)
+    binds.add(os.path.realpath(sys.executable))
+    for entry in kernel_sys_path():
+        binds.add(entry)
+        binds.add(os.path.realpath(entry))
+    return sorted(p for p in binds if os.path.exists(p))
 
 
-def hide_everything_but(needed):
-    """Paths to cover so that, apart from the system directories, only ``needed`` (and the
-    directories leading to them) stay visible: an allow-list view of the filesystem.
-
-    Symbolic links are left alone (their targets obey the same rules).
-    """
-    needed = {Path(os.path.realpath(p)) for p in needed}
-    ancestors = {a for n in needed for a in n.parents}
-    plan = []
-
-    def visit(folder):
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            return
-        for entry in entries:
-            path = Path(entry.path)
-            if entry.is_symlink() or path in needed:
-                continue
-            if path in ancestors:
-                visit(path)
-            elif entry.is_dir(follow_symlinks=False) or entry.is_file(follow_symlinks=False):
-                if not (folder == Path("/") and entry.name in SYSTEM_DIRS):
-                    plan.append(str(path))
-
-    visit(Path("/"))
-    return plan
+def _library_binds():
+    """Directories of shared libraries (libc, libm, libz, ...), and the dynamic loader."""
+    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+    dirs = [f"/usr/lib/{multiarch}" if multiarch else "/usr/lib", "/usr/lib64"]
+    return [d for d in dirs if os.path.isdir(d) and not os.path.islink(d)]
 
 
-def python_is_shared():
-    """True when other users can reach this Python installation (no exposure needed)."""
-    return not _exposures()
-
-
-def _base_env():
-    return {
-        "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "OPENBLAS_NUM_THREADS": "1",
-        "OMP_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-        "MALLOC_ARENA_MAX": "2",
-        "PYTHONHASHSEED": "0",
-        "MPLBACKEND": "Agg",
-    }
-
-
-class Zygote:
-    """A preloaded interpreter that forks sandboxed kernels (see ``_zygote.py``).
-
-    ``weakest=True`` gives the ``rlimit`` level even as root (to test that level).
-    """
-
-    def __init__(self, python=None, start_timeout=60.0, weakest=False):
-        self._probe_dir = tempfile.mkdtemp(prefix="nbgrade-probe-")
-        probe = os.geteuid() == 0 and not weakest
-        config = {"path": _kernel_sys_path(),
-                  "namespace_probe_dir": self._probe_dir if probe else None}
-        self.proc = subprocess.Popen(
-            [python or sys.executable, "-I", "-S", "-c", ZYGOTE_SOURCE, json.dumps(config)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=_base_env(), cwd="/", close_fds=True, text=True, bufsize=1)
-        hello = self._read_line(start_timeout)
-        shutil.rmtree(self._probe_dir, ignore_errors=True)
-        if not hello.get("ready"):
-            raise KernelDied("the kernel zygote did not start")
-        self.namespace = bool(hello.get("namespace"))
-        self.isolation = "rlimit" if weakest else isolation_level(self.namespace)
-        if self.isolation == "rlimit" and os.geteuid() == 0 and not weakest:
-            self.close()
-            raise KernelDied(
-                "refusing to run kernels as root: RLIMIT_NPROC does not bind root. Make the "
-                "Python installation readable by other users (then kernels get their own "
-                "uid) or grade where mount namespaces are allowed")
-
-    def _read_line(self, timeout):
-        import selectors
-
-        with selectors.DefaultSelector() as sel:
-            sel.register(self.proc.stdout, selectors.EVENT_READ)
-            if not sel.select(timeout):
-                self.close()
-                raise KernelDied("the kernel zygote did not answer in time")
-        line = self.proc.stdout.readline()
-        if not line:
-            self.close()
-            raise KernelDied("the kernel zygote exited")
-        return json.loads(line)
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def fork(self, request):
-        """Fork one kernel for ``request``; return its pid."""
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        return int(self._read_line(30.0)["pid"])
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-
-
-def _read_proc(pid, name):
-    try:
-        with open(f"/proc/{pid}/{name}", "rb") as f:
-            return f.read().decode("ascii", "replace")
-    except OSError:
-        return ""
-
-
-def _uid_of(pid):
-    for line in _read_proc(pid, "status").splitlines():
-        if line.startswith("Uid:"):
-            return int(line.split()[1])
-    return None
-
-
-def _children_map():
-    kids = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            stat = _read_proc(entry, "stat")
-            if stat:
-                ppid = int(stat.rsplit(")", 1)[1].split()[1])
-                kids.setdefault(ppid, []).append(int(entry))
-    return kids
-
-
-def _descendants(root):
-    kids, out, todo = _children_map(), [], [root]
-    while todo:
-        for child in kids.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
+def _hidden_packages():
+    """Installed copies of nbcourse inside the bound site-packages: covered in the sandbox."""
+    out = []
+    for entry in kernel_sys_path():
+        candidate = os.path.join(entry, "nbcourse")
+        if os.path.isdir(candidate):
+            out.append(candidate)
     return out
 
 
-def _claim_uid():
-    """Pick a free sandbox uid and hold an exclusive lock on it (released when the lock's
-    file is closed, or when this process dies), so concurrent graders never share a uid."""
-    taken = set(_UIDS_IN_USE)
+def _bwrap():
+    return shutil.which("bwrap") or ("/usr/bin/bwrap" if os.path.exists("/usr/bin/bwrap")
+                                     else None)
+
+
+def _env():
+    return {
+        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "HOME": SCRATCH, "TMPDIR": SCRATCH, "USER": "student", "LOGNAME": "student",
+        "IPYTHONDIR": f"{SCRATCH}/.ipython", "MPLCONFIGDIR": f"{SCRATCH}/.matplotlib",
+        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "2",
+        "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg",
+    }
+
+
+def bwrap_command(scratch_mb, extra=()):
+    """The bubblewrap command line up to (not including) the program to run."""
+    bwrap = _bwrap()
+    if bwrap is None:
+        raise IsolationError("bubblewrap (bwrap) is not installed; install the Debian "
+                             "package bubblewrap")
+    cmd = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
+           "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--die-with-parent",
+           "--new-session", "--cap-drop", "ALL"]
+    for path in _library_binds() + _python_binds():
+        cmd += ["--ro-bind", path, path]
+    for name in ("/lib", "/lib64"):
+        if os.path.islink(name):
+            cmd += ["--symlink", os.readlink(name), name]
+    for path in _hidden_packages():
+        cmd += ["--tmpfs", path, "--remount-ro", path]
+    cmd += ["--proc", "/proc", "--dev", "/dev",
+            "--size", str(int(scratch_mb) * 1024 * 1024), "--perms", "0700",
+            "--tmpfs", SCRATCH, "--chdir", SCRATCH, "--clearenv"]
+    for key, value in _env().items():
+        cmd += ["--setenv", key, value]
+    return cmd + list(extra)
+
+
+# --- whole-tree limits --------------------------------------------------------------------
+
+
+def _own_cgroups():
+    """``{controller: path of this process's cgroup}`` from /proc/self/cgroup."""
+    out = {}
     try:
-        for line in Path("/etc/passwd").read_text().splitlines():
-            parts = line.split(":")
-            if len(parts) > 2 and parts[2].isdigit():
-                taken.add(int(parts[2]))
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
     except OSError:
-        pass
-    running = {_uid_of(e) for e in os.listdir("/proc") if e.isdigit()}
-    free = [u for u in range(*UID_RANGE) if u not in taken and u not in running]
-    locks = Path(tempfile.gettempdir()) / "nbgrade-uids"
-    locks.mkdir(mode=0o700, exist_ok=True)
-    for uid in random.SystemRandom().sample(free, len(free)):
-        fd = os.open(locks / f"{uid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        return out
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        for c in controllers.split(",") if controllers else ["unified"]:
+            out[c] = path
+    return out
+
+
+class TreeLimits:
+    """A cgroup (v1: memory, pids and cpu; or v2) holding one sandbox's whole process tree."""
+
+    V1 = ("memory", "pids", "cpu")
+
+    def __init__(self, limits):
+        self.dirs = []
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            continue
-        _UIDS_IN_USE.add(uid)
-        CLAIMED_UIDS.append(uid)
-        return uid, fd
-    raise KernelDied("no free sandbox uid")
+            self._create(limits)
+        except BaseException:
+            self.close(timeout=0)
+            raise
+
+    def _create(self, limits):
+        name = f"nbgrade-{os.getpid()}-{secrets.token_hex(4)}"
+        own = _own_cgroups()
+        v2_root = Path("/sys/fs/cgroup")
+        if all((Path("/sys/fs/cgroup") / c).is_dir() for c in self.V1) and all(
+                c in own for c in self.V1):
+            for c in self.V1:
+                d = Path("/sys/fs/cgroup") / c / own[c].lstrip("/") / name
+                d.mkdir(mode=0o700)
+                self.dirs.append(d)
+            memory, pids, cpu = self.dirs
+            mib = int(limits.memory_mb) * 1024 * 1024
+            (memory / "memory.limit_in_bytes").write_text(str(mib))
+            if (memory / "memory.memsw.limit_in_bytes").exists():  # no escape into swap
+                (memory / "memory.memsw.limit_in_bytes").write_text(str(mib))
+            (pids / "pids.max").write_text(str(int(limits.max_procs)))
+            (cpu / "cpu.cfs_period_us").write_text("100000")
+            (cpu / "cpu.cfs_quota_us").write_text("100000")  # one CPU for the whole tree
+        elif (v2_root / "cgroup.controllers").is_file() and "unified" in own:
+            d = v2_root / own["unified"].lstrip("/") / name
+            d.mkdir(mode=0o700)
+            self.dirs.append(d)
+            (d / "memory.max").write_text(str(int(limits.memory_mb) * 1024 * 1024))
+            (d / "memory.swap.max").write_text("0")
+            (d / "pids.max").write_text(str(int(limits.max_procs)))
+            (d / "cpu.max").write_text("100000 100000")
+        else:
+            raise OSError("no writable cgroup hierarchy with memory, pids and cpu controllers")
+
+    @classmethod
+    def remove_stale(cls):
+        """Remove empty sandbox cgroups whose grading process is gone (one killed hard)."""
+        own = _own_cgroups()
+        parents = [Path("/sys/fs/cgroup") / c / own[c].lstrip("/") for c in cls.V1 if c in own]
+        if "unified" in own:
+            parents.append(Path("/sys/fs/cgroup") / own["unified"].lstrip("/"))
+        for parent in parents:
+            try:
+                entries = list(parent.glob("nbgrade-*"))
+            except OSError:
+                continue
+            for d in entries:
+                owner = d.name.split("-")[1]
+                if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+                    try:
+                        d.rmdir()  # fails, harmlessly, while processes remain in it
+                    except OSError:
+                        pass
+
+    def procs_files(self):
+        return [str(d / "cgroup.procs") for d in self.dirs]
+
+    def pids(self):
+        out = set()
+        for d in self.dirs:
+            try:
+                out |= {int(p) for p in (d / "cgroup.procs").read_text().split()}
+            except OSError:
+                pass
+        return out
+
+    def close(self, timeout=5.0):
+        """Kill whatever is left in the cgroup and remove it; return True when empty."""
+        deadline = time.monotonic() + timeout
+        while (pids := self.pids()) and time.monotonic() < deadline:
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.01)
+        empty = not self.pids()
+        for d in self.dirs:
+            for _ in range(100):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.02)
+        self.dirs = [d for d in self.dirs if d.exists()]
+        return empty and not self.dirs
 
 
-def _user_task_count():
-    """Processes and threads of this user: what RLIMIT_NPROC counts."""
-    uid, total = os.getuid(), 0
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = dict(line.split(":", 1) for line in _read_proc(entry, "status").splitlines()
-                          if ":" in line)
-            if fields.get("Uid", "").split()[:1] == [str(uid)]:
-                total += int(fields.get("Threads", "1").strip() or 1)
-    return total
+# --- what this machine allows -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """What the machine allows: ``sandbox`` (bubblewrap works), ``tree_limits`` (a cgroup
+    can hold each kernel's process tree) and why something is missing."""
+
+    sandbox: bool
+    tree_limits: bool
+    problems: tuple[str, ...] = ()
+
+    @property
+    def level(self):
+        if not self.sandbox:
+            return "none"
+        return "sandbox+cgroup" if self.tree_limits else "sandbox"
+
+
+@lru_cache(maxsize=1)
+def isolation():
+    """Probe bubblewrap and cgroups once; return an :class:`Isolation`."""
+    problems = []
+    sandbox = False
+    try:
+        cmd = bwrap_command(1) + ["--", sys.executable, "-I", "-S", "-c", "pass"]
+        done = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, timeout=30, check=False)
+        sandbox = done.returncode == 0
+        if not sandbox:
+            why = done.stderr.decode("utf-8", "replace").strip()[:300]
+            problems.append(f"bubblewrap cannot create the sandbox ({why}); unprivileged "
+                            f"user namespaces may be disabled")
+    except IsolationError as exc:
+        problems.append(str(exc))
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        problems.append(f"bubblewrap failed to run ({exc})")
+    tree = False
+    if os.environ.get("NBCOURSE_GRADING_TREE_LIMITS") == "0":
+        problems.append("whole-tree limits are switched off (NBCOURSE_GRADING_TREE_LIMITS=0)")
+    else:
+        try:
+            TreeLimits.remove_stale()
+            TreeLimits(Limits()).close()
+            tree = True
+        except OSError as exc:
+            problems.append(f"whole-tree limits are unavailable ({exc.strerror or exc})")
+    return Isolation(sandbox, tree, tuple(problems))
+
+
+def require_isolation(allow_per_process_limits=False):
+    """Return :func:`isolation` or raise :class:`IsolationError` saying what is missing.
+
+    Parameters
+    ----------
+    allow_per_process_limits : bool
+        Grade even where a cgroup cannot hold a kernel's process tree (see
+        :data:`PER_PROCESS_RISK`). The sandbox itself is never optional.
+    """
+    found = isolation()
+    if not found.sandbox:
+        raise IsolationError("refusing to grade: the kernel sandbox is unavailable: "
+                             + "; ".join(found.problems))
+    if not found.tree_limits and not allow_per_process_limits:
+        raise IsolationError(
+            "refusing to grade: " + "; ".join(found.problems) + ". Without them, "
+            + PER_PROCESS_RISK + ". Grade as root (or with a delegated cgroup), or pass "
+            "--allow-per-process-limits to accept this risk")
+    return found
+
+
+# --- one kernel ---------------------------------------------------------------------------
 
 
 class Sandbox:
@@ -309,58 +363,84 @@ class Sandbox:
 
     Parameters
     ----------
-    zygote : Zygote
     limits : Limits
-    hide : sequence of str
-        Paths the kernel must not see (used at the ``namespace`` level).
+    tree_limits : bool
+        Put the sandbox in a cgroup of its own (whole-tree limits); see :func:`isolation`.
     """
 
-    def __init__(self, zygote, limits=None, hide=()):
-        self.zygote, self.limits = zygote, limits or Limits()
-        self.hide = [str(p) for p in hide]
-        drop = zygote.isolation in ("uid", "namespace")
-        self.uid, self._uid_lock = _claim_uid() if drop else (None, None)
-        self.root = Path(tempfile.mkdtemp(prefix="nbgrade-"))
-        os.chmod(self.root, 0o711)
-        self.ipc, self.work = self.root / "ipc", self.root / "work"
-        for d in (self.ipc, self.work):
-            d.mkdir(mode=0o700)
-            if self.uid is not None:
-                os.chown(d, self.uid, self.uid)
-        self.pid = None
+    def __init__(self, limits=None, tree_limits=True):
+        self.limits = limits or Limits()
+        self.tree_limits = tree_limits
+        self.proc = None  # the bwrap process
+        self.child = None  # the sandbox's first process, as seen from here
+        self.kernel = None  # the kernel process, as seen from here
+        self.cgroup = None
         self.ctx = self.shell = None
         self.session = None
 
     # -- lifecycle ---------------------------------------------------------------------
 
     def start(self, timeout=30.0):
-        """Fork the kernel and wait until it answers a kernel_info request."""
+        """Start the sandbox and wait until its kernel answers a kernel_info request."""
+        deadline = time.monotonic() + timeout
         key = secrets.token_hex(32)
-        conn_file = str(self.ipc / "kernel.json")
-        _, info = write_connection_file(conn_file, ip=str(self.ipc / "k"), transport="ipc",
-                                        key=key.encode())
-        if self.uid is not None:
-            os.chown(conn_file, self.uid, self.uid)
-        nproc = self.limits.max_procs if self.uid is not None else (
-            _user_task_count() + self.limits.max_procs)
-        env = {**_base_env(), "HOME": str(self.work), "TMPDIR": str(self.work),
-               "IPYTHONDIR": str(self.work / ".ipython"),
-               "MPLCONFIGDIR": str(self.work / ".matplotlib")}
-        hide = self.hide
-        if self.zygote.namespace:
-            needed = [sys.prefix, sys.base_prefix, *_kernel_sys_path(), self.root]
-            hide = sorted(set(hide) | set(hide_everything_but(needed)))
-        request = {"connection_file": conn_file, "cwd": str(self.work), "uid": self.uid,
-                   "namespace": self.zygote.namespace, "hide": hide, "env": env,
-                   "expose": _exposures() if self.zygote.namespace else [],
-                   "limits": self.limits.__dict__, "nproc": nproc,
-                   "log": str(self.ipc / "kernel.log") if os.environ.get("NBCOURSE_GRADING_DEBUG")
-                   else None}
-        self.pid = self.zygote.fork(request)
+        shell_port = 1 + secrets.randbelow(60000)
+        info = {"transport": "ipc", "ip": f"{SCRATCH}/.kernel", "key": key,
+                "signature_scheme": "hmac-sha256", "kernel_name": "",
+                "shell_port": shell_port, "iopub_port": shell_port + 1,
+                "stdin_port": shell_port + 2, "control_port": shell_port + 3,
+                "hb_port": shell_port + 4}
+        config = {"path": kernel_sys_path(), "limits": self.limits.__dict__,
+                  "connection_file": f"{SCRATCH}/.kernel.json"}
+        conn_r, conn_w = os.pipe()
+        info_r, info_w = os.pipe()
+        try:
+            cmd = bwrap_command(self.limits.file_mb, [
+                "--file", str(conn_r), config["connection_file"], "--info-fd", str(info_w),
+                "--", sys.executable, "-I", "-S", "-c", KERNEL_SOURCE, json.dumps(config)])
+            if self.tree_limits:
+                self.cgroup = TreeLimits(self.limits)
+                files = self.cgroup.procs_files()
+                cmd = ["/bin/sh", "-c", 'n=$1; shift; while [ "$n" -gt 0 ]; do '
+                       'echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"',
+                       "sh", str(len(files)), *files, *cmd]
+            with os.fdopen(conn_w, "w") as f:
+                f.write(json.dumps(info))  # a pipe holds far more than this
+            conn_w = None
+            log = os.environ.get("NBCOURSE_GRADING_DEBUG")
+            self.proc = subprocess.Popen(
+                cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=None if log else subprocess.DEVNULL, pass_fds=(conn_r, info_w),
+                cwd="/", close_fds=True)
+        finally:
+            for fd in (conn_r, conn_w, info_w):
+                if fd is not None:
+                    os.close(fd)
+        self.child = self._child_pid(info_r, deadline)
         self._connect(info, key)
-        reply = self._request("kernel_info_request", {}, timeout)
+        reply = self._request("kernel_info_request", {}, max(deadline - time.monotonic(), 0.1))
         if reply is None:
             raise KernelDied("the kernel did not start")
+
+    def _child_pid(self, fd, deadline):
+        """Read bubblewrap's ``--info-fd`` JSON (at most 4 KiB) for the sandbox's pid."""
+        import selectors
+
+        data = b""
+        with os.fdopen(fd, "rb", buffering=0) as stream, selectors.DefaultSelector() as sel:
+            sel.register(stream, selectors.EVENT_READ)
+            while len(data) < 4096 and b"}" not in data:
+                if not sel.select(max(deadline - time.monotonic(), 0)):
+                    raise KernelDied("the sandbox did not start in time")
+                chunk = stream.read(4096 - len(data))
+                if not chunk:
+                    break
+                data += chunk
+        try:
+            pid = int(json.loads(data.decode("ascii"))["child-pid"])
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            raise KernelDied("the sandbox did not start") from None
+        return pid
 
     def _connect(self, info, key):
         self.ctx = zmq.Context()
@@ -369,14 +449,11 @@ class Sandbox:
         self.shell = self.ctx.socket(zmq.DEALER)
         self.shell.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
         self.shell.setsockopt(zmq.LINGER, 0)
-        self.shell.connect(f"ipc://{info['ip']}-{info['shell_port']}")
+        self.shell.connect(f"ipc:///proc/{self.child}/root{info['ip']}-{info['shell_port']}")
 
     def alive(self):
-        """True while the kernel process exists."""
-        if self.pid is None:
-            return False
-        stat = _read_proc(self.pid, "stat")
-        return bool(stat) and stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+        """True while the sandbox runs."""
+        return self.proc is not None and self.proc.poll() is None
 
     def _request(self, msg_type, content, timeout):
         msg = self.session.send(self.shell, msg_type, content)
@@ -406,9 +483,7 @@ class Sandbox:
         reply = self._wait(msg["header"]["msg_id"], timeout)
         if reply is None and self.alive():
             self.interrupt()
-            late = self._wait(msg["header"]["msg_id"], 2.0)
-            if self.alive():
-                self.kill_others()  # stray children of a fork loop
+            late = self._wait(msg["header"]["msg_id"], 1.0)
             return Reply("timeout", seconds=time.monotonic() - start, stuck=late is None)
         if reply is None:
             return Reply("dead", seconds=time.monotonic() - start)
@@ -418,73 +493,73 @@ class Sandbox:
                      str(body.get("evalue", ""))[:500], body.get("user_expressions"), seconds)
 
     def interrupt(self):
-        if self.alive():
+        """SIGINT to the kernel (the first process of the sandbox runs only the kernel)."""
+        if self.kernel is None and self.child:
+            kids = _descendants(self.child, direct=True)
+            self.kernel = min(kids) if kids else None
+        if self.kernel is not None and self.alive():
             try:
-                os.kill(self.pid, signal.SIGINT)
+                os.kill(self.kernel, signal.SIGINT)
             except OSError:
                 pass
 
     # -- killing -----------------------------------------------------------------------
 
-    def _targets(self, keep_kernel):
-        """Pids of the sandbox: the kernel's tree, orphans reparented to us, its uid."""
-        me, zygote = os.getpid(), self.zygote.proc.pid
-        pids = set(_descendants(zygote))
-        own_sid = os.getsid(0)
-        for pid in _children_map().get(me, []):
-            stat = _read_proc(pid, "stat")
-            if pid != zygote and stat and int(stat.rsplit(")", 1)[1].split()[4]) != own_sid:
-                pids.add(pid)
-                pids.update(_descendants(pid))
-        if self.uid is not None:
-            pids |= {int(e) for e in os.listdir("/proc") if e.isdigit() and _uid_of(e) == self.uid}
-        pids -= {me, zygote}
-        if keep_kernel:
-            pids.discard(self.pid)
-        return pids
-
-    def _sweep(self, keep_kernel):
-        for _ in range(200):
-            pids = self._targets(keep_kernel)
-            if not pids:
-                return True
-            for sig in (signal.SIGSTOP, signal.SIGKILL):
-                for pid in pids:
-                    try:
-                        os.kill(pid, sig)
-                    except OSError:
-                        pass
-            for pid in pids:
-                try:
-                    os.waitpid(pid, os.WNOHANG)
-                except ChildProcessError:
-                    pass
-            time.sleep(0.005)
-        return False
-
-    def kill_others(self):
-        """Kill every process of the sandbox except the kernel itself."""
-        return self._sweep(keep_kernel=True)
-
     def kill(self):
-        """Kill the kernel and everything it started."""
-        ok = self._sweep(keep_kernel=False)
+        """Kill the sandbox and every process in it; True when none is left."""
+        ok = True
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()  # bwrap: --die-with-parent takes the whole PID namespace
+            self.proc.wait()
+            # the sandbox's first process exits (a zombie until its new parent reaps it)
+            # only once the kernel has killed every other process of its PID namespace
+            deadline = time.monotonic() + 5
+            while self.child and _running(self.child) and time.monotonic() < deadline:
+                time.sleep(0.002)
+            ok = not (self.child and _running(self.child))
+        if self.cgroup is not None:
+            ok = self.cgroup.close() and ok
+            self.cgroup = None
         if self.shell is not None:
             self.shell.close(0)
             self.ctx.term()
             self.shell = self.ctx = None
-        self.pid = None
+        self.proc = None
         return ok
 
-    def close(self):
-        """Kill everything and remove the sandbox's files."""
-        self.kill()
-        if os.environ.get("NBCOURSE_GRADING_DEBUG"):
-            log = self.ipc / "kernel.log"
-            if log.exists():
-                sys.stderr.write(log.read_text(errors="replace")[-5000:])
-        shutil.rmtree(self.root, ignore_errors=True)
-        if self.uid is not None:
-            _UIDS_IN_USE.discard(self.uid)
-            os.close(self._uid_lock)  # releases the claim
-            self.uid = None
+    close = kill
+
+
+def _read_proc(pid, name):
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as f:
+            return f.read(4096).decode("ascii", "replace")
+    except OSError:
+        return ""
+
+
+def _running(pid):
+    """True while ``pid`` exists and is not a zombie."""
+    stat = _read_proc(pid, "stat")
+    return bool(stat) and stat.rsplit(")", 1)[-1].split()[:1] not in (["Z"], ["X"])
+
+
+def _descendants(root, direct=False):
+    kids, out, todo = {}, [], [root]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _read_proc(entry, "stat")
+            if stat:
+                try:
+                    ppid = int(stat.rsplit(")", 1)[1].split()[1])
+                except (IndexError, ValueError):
+                    continue
+                kids.setdefault(ppid, []).append(int(entry))
+    if direct:
+        return kids.get(root, [])
+    while todo:
+        for child in kids.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out

@@ -255,3 +255,105 @@ for path in sorted(candidates):
     except Exception:
         pass
 '''
+
+
+# Everything a kernel must not reach; ``escaped`` lists what it did reach. The placeholders
+# are filled in by the test (paths, a TCP port, an abstract socket name, a marker).
+ESCAPES = r'''
+import glob, os, socket
+escaped = []
+
+def _try(name, attempt):
+    try:
+        if attempt():
+            escaped.append(name)
+    except Exception:
+        pass
+
+def _connect_abstract():
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(1)
+    s.connect("\0" + {abstract!r})
+    return True
+
+def _cmdlines():
+    for pid in os.listdir("/proc"):
+        try:
+            if {marker!r} in open(f"/proc/{{pid}}/cmdline").read():
+                return True
+        except Exception:
+            pass
+    return False
+
+_try("repository", lambda: os.listdir({repo!r}) not in ([], [".venv"]))
+_try("solution", lambda: len(open({solution!r}).read()) > 0)
+_try("outputs", lambda: os.path.exists({out!r}))
+_try("submissions", lambda: os.path.exists({subs!r}))
+_try("nbcourse", lambda: __import__("nbcourse") is not None)
+_try("tcp", lambda: socket.create_connection(("127.0.0.1", {port}), timeout=1) is not None)
+_try("abstract-socket", _connect_abstract)
+_try("other-processes", lambda: len([p for p in os.listdir("/proc") if p.isdigit()]) > 10)
+_try("cmdline", _cmdlines)
+_try("grader-tmp", lambda: len(os.listdir("/tmp")) > 20 or glob.glob("/tmp/pytest-of-*"))
+_try("etc", lambda: os.path.exists("/etc/passwd"))
+_try("home", lambda: os.path.exists("/root/.bashrc") or os.path.isdir("/home"))
+_try("cgroups", lambda: os.path.exists("/sys/fs/cgroup"))
+'''
+
+# Forge a huge text/plain for every str the kernel displays, e.g. the probe's reply.
+HUGE_REPR = r'''
+_formatter = get_ipython().display_formatter.formatters["text/plain"]
+_formatter.for_type(str, lambda obj, p, cycle: p.text("'" + "A" * {n} + "'"))
+'''
+
+# Thousands of fast cells, then a kernel that kills itself just before the deadline.
+REPLAY_KILL = r'''
+import os, signal, time
+time.sleep(max(0.0, {seconds} - 1.0))
+os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+# Children that each take memory the per-process limit allows, together far more.
+MEMORY_SPLIT = r'''
+import os, time
+children = []
+for i in range({n}):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            block = bytearray({mb} * 2**20)
+            for k in range(0, len(block), 4096):
+                block[k] = 1
+            time.sleep(30)
+        finally:
+            os._exit(0)
+    children.append(pid)
+time.sleep(4)
+held = sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid in children)  # alive, memory held
+'''
+
+# Children in sessions of their own that spin, each hoping for a CPU of its own.
+CPU_SPLIT = r'''
+import os, time
+for i in range({n}):
+    if os.fork() == 0:
+        os.setsid()
+        end = time.monotonic() + {seconds}
+        while time.monotonic() < end:
+            pass
+        open(f"/tmp/cpu-{{i}}", "w").write(repr(time.process_time()))
+        os._exit(0)
+time.sleep({seconds} + 1.5)
+cpu_used = sum(float(open(f"/tmp/{{f}}").read()) for f in os.listdir("/tmp") if f.startswith("cpu-"))
+'''
+
+# Many small files in the scratch directory, each well under the file-size limit.
+FILL_SCRATCH = r'''
+import os
+try:
+    for i in range(200000):
+        with open(f"nbfill-{i}", "wb") as f:
+            f.write(b"x" * 4096)
+except OSError:
+    pass
+'''
