@@ -98,8 +98,15 @@ def repository_slug(book_config):
     return url.removeprefix("https://github.com/")
 
 
+def interface_path(book_config):
+    """Binder's ``urlpath`` prefix for the interface ``_config.yml`` names."""
+    interface = book_config["launch_buttons"]["notebook_interface"]
+    return {"jupyterlab": "urlpath=lab/tree/", "classic": "urlpath=tree/"}[interface]
+
+
 def test_binder_links_open_the_pages_own_notebook(built_book, book_config):
     slug, branch = repository_slug(book_config), book_config["repository"]["branch"]
+    prefix = interface_path(book_config)
     notebooks = [doc for doc in toc_files() if (ROOT / f"{doc}.ipynb").exists()]
     if not notebooks:
         pytest.fail("the table of contents lists no notebooks")
@@ -111,7 +118,27 @@ def test_binder_links_open_the_pages_own_notebook(built_book, book_config):
             parsed = urllib.parse.urlparse(link)
             assert parsed.path == f"/v2/gh/{slug}/{branch}", f"{doc}: {link}"
             query = urllib.parse.unquote(parsed.query)
-            assert query.endswith(f"{doc}.ipynb"), f"{doc}: Binder opens {query}"
+            assert query == f"{prefix}{doc}.ipynb", f"{doc}: Binder opens {query}"
+
+
+def test_every_chapter_with_solutions_links_its_notebook_after_the_exercises(built_book,
+                                                                             book_config):
+    slug, branch = repository_slug(book_config), book_config["repository"]["branch"]
+    prefix = interface_path(book_config)
+    checked = 0
+    for doc in toc_files():
+        source = ROOT / f"{doc}.ipynb"
+        if not source.is_file() or "{solution}" not in source.read_text(encoding="utf-8"):
+            continue
+        page = (built_book / f"{doc}.html").read_text(encoding="utf-8")
+        links = re.findall(r'class="nbcourse-student-version">.*?href="([^"]+)"', page, re.S)
+        assert len(links) == 1, f"{doc}: {len(links)} links to the chapter's notebook"
+        parsed = urllib.parse.urlparse(links[0].replace("&amp;", "&"))
+        assert parsed.path == f"/v2/gh/{slug}/{branch}", f"{doc}: {links[0]}"
+        assert urllib.parse.unquote(parsed.query) == f"{prefix}{doc}.ipynb", links[0]
+        assert "students/" not in links[0]
+        checked += 1
+    assert checked >= 8, f"only {checked} chapters with solutions"
 
 
 def test_readme_badge_points_at_the_configured_repository(book_config):
@@ -223,9 +250,31 @@ def test_chapters_link_existing_assignments_on_binder(built_book, book_config):
             query = urllib.parse.unquote(urllib.parse.urlparse(link).query)
             if "exercises/" in query:
                 assert link.startswith(f"https://mybinder.org/v2/gh/{slug}/{branch}?"), link
-                path = query.split("urlpath=tree/", 1)[1]
+                prefix = interface_path(book_config)
+                assert query.startswith(prefix), f"{page.name}: {link} is not {prefix}..."
+                path = query.removeprefix(prefix)
                 assert (ROOT / path).is_file(), f"{page.name} links a missing {path}"
                 linked.add(Path(path).parent.name)
     assignments = {p.name for p in (ROOT / "exercises").iterdir() if (p / "tests.py").exists()}
     assert assignments, "no assignments in exercises/"
     assert assignments <= linked, f"assignments no chapter links: {sorted(assignments - linked)}"
+
+
+def test_binder_url_opens_the_configured_branch_in_the_configured_interface():
+    from bookext import binder_url
+
+    class Config:
+        html_theme_options = {"repository_url": "https://github.com/org/course/",
+                              "repository_branch": "student",
+                              "launch_buttons": {"notebook_interface": "jupyterlab",
+                                                 "binderhub_url": "https://hub.example.org/"}}
+
+    assert binder_url(Config, "book/part1/a b.ipynb") == \
+        "https://hub.example.org/v2/gh/org/course/student?urlpath=lab/tree/book/part1/a%20b.ipynb"
+    Config.html_theme_options["launch_buttons"]["notebook_interface"] = "classic"
+    assert binder_url(Config, "exercises/x/x.ipynb") == \
+        "https://hub.example.org/v2/gh/org/course/student?urlpath=tree/exercises/x/x.ipynb"
+    Config.html_theme_options["launch_buttons"]["notebook_interface"] = "retro"
+    with pytest.raises(ValueError, match="notebook_interface: expected one of "
+                                         r"\['classic', 'jupyterlab'\], got 'retro'"):
+        binder_url(Config, "exercises/x/x.ipynb")

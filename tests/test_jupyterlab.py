@@ -4,7 +4,7 @@ JupyterLab comes from the project's environment (``requirements-dev.txt``); noth
 while the test runs.  The server listens on 127.0.0.1 with a token, in a temporary folder holding
 the student tree (``tools/build_student_tree.py``); the browser may reach only 127.0.0.1.  One
 chapter with interactive figures and one student notebook are opened and run with "Run All
-Cells", then checked: rendered Markdown carries no MyST source, solutions are folded, the live
+Cells", then checked: rendered Markdown carries no MyST source, exercises carry a note instead of their solution, the live
 widget redraws its figure when a control changes, and ``check("q1")`` prints its feedback.
 Screenshots go to ``_build/screenshots/jupyterlab`` for a person to look at.
 """
@@ -201,6 +201,20 @@ class Notebook:
         self.context.close()
 
 
+SOLUTION_NOTE = re.compile(r"Solution to Exercise \d+: not in this notebook; it is on the "
+                           r"Solutions page of the HTML book and in the Solutions appendix of "
+                           r"the PDF edition\.")
+
+
+def assert_solutions_removed(nb, text):
+    """Every exercise shown is followed by the note that says where its solution is."""
+    exercises = re.findall(r"Exercise (\d+)[ .(]", text)
+    notes = re.findall(r"Solution to Exercise (\d+): not in this notebook", text)
+    assert notes and sorted(set(notes)) == sorted(set(exercises)), (exercises, notes)
+    assert len(SOLUTION_NOTE.findall(text)) == len(notes)
+    assert nb.page.locator(".jp-RenderedMarkdown details").count() == 0, "a solution is folded in"
+
+
 def test_chapter_reads_right_and_its_widget_responds(browser, lab):
     nb = Notebook(browser, lab, CHAPTER)
     try:
@@ -212,9 +226,7 @@ def test_chapter_reads_right_and_its_widget_responds(browser, lab):
         left = [raw for raw in MYST_LEFT if raw in text]
         assert not left, f"MyST source shown in the rendered chapter: {left}"
         assert nb.page.locator(".jp-RenderedMarkdown mjx-container").count() > 0, "no typeset maths"
-        details = nb.page.locator(".jp-RenderedMarkdown details")
-        assert details.count() > 0, "solutions are not folded in <details>"
-        assert details.evaluate_all("ds => ds.every(d => !d.open)"), "a solution is shown unfolded"
+        assert_solutions_removed(nb, text)
         errors = nb.page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]')
         assert errors.count() == 0, errors.all_inner_texts()
 
@@ -263,7 +275,7 @@ def test_student_notebook_check_prints_feedback(browser, lab):
 @pytest.mark.parametrize("path", ["book/part1/02_linear_discriminant.ipynb",
                                   "book/part2/04_experiments.ipynb"])
 def test_chapter_renders_without_running(browser, lab, path):
-    """Opened as stored: numbers, references, theorems and folded solutions, no MyST source."""
+    """Opened as stored: numbers, references, theorems, notes for the solutions, no MyST source."""
     nb = Notebook(browser, lab, path)
     try:
         text = nb.markdown_text()
@@ -272,14 +284,12 @@ def test_chapter_renders_without_running(browser, lab, path):
         assert re.search(r"Fig\. \d+", text) and re.search(r"\(\d+\)", text)
         assert "Exercise " in text
         assert nb.page.locator(".jp-RenderedMarkdown mjx-container").count() > 0
-        details = nb.page.locator(".jp-RenderedMarkdown details")
-        assert details.count() > 0 and details.evaluate_all("ds => ds.every(d => !d.open)")
+        assert_solutions_removed(nb, text)
         stem = Path(path).stem
-        first = details.first
-        first.scroll_into_view_if_needed()
-        first.locator("summary").click()
-        assert first.evaluate("d => d.open"), "a folded solution does not open"
-        first.screenshot(path=str(SHOTS / f"{stem}-solution-open.png"))
+        note = nb.page.locator(".jp-RenderedMarkdown em", has_text=SOLUTION_NOTE).first
+        note.scroll_into_view_if_needed()
+        note.locator("xpath=ancestor::div[contains(@class, 'jp-Cell')][1]").screenshot(
+            path=str(SHOTS / f"{stem}-solution-note.png"))
         quote = nb.page.locator(".jp-RenderedMarkdown blockquote").first
         if quote.count():
             quote.scroll_into_view_if_needed()

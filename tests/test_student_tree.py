@@ -107,7 +107,11 @@ def test_every_glued_value_is_shown(tree, doc):
                 stored[name] = {k.rsplit("/", 2)[-2] + "/" + k.rsplit("/", 1)[-1]: v
                                 for k, v in out["data"].items()}
     md = markdown_of(nbformat.read(tree / f"{doc}.ipynb", as_version=4))
-    refs = re.findall(r"\{glue:(text|md)\}`([^`]+)`", markdown_of(src) + json.dumps(src["cells"]))
+    # solutions are removed from the student tree, so the values glued in them are not shown
+    shown_text = SOLUTION_BLOCK.sub("", markdown_of(src)) + json.dumps(
+        [c.get("metadata", {}) for c in src["cells"] if c["cell_type"] == "code"])
+    refs = re.findall(r"\{glue:(text|md)\}`([^`]+)`", shown_text)
+    assert refs or "{glue" not in markdown_of(src), f"{doc}: glued values go unchecked"
     for kind, ref in refs:
         key, _, fmt = ref.partition(":")
         if kind == "text":
@@ -117,18 +121,149 @@ def test_every_glued_value_is_shown(tree, doc):
         assert expected in md, f"{doc}: glued {key!r} should show {expected!r}"
 
 
+SOLUTION_BLOCK = re.compile(r"^(?P<fence>`{3,}|:{3,})\{solution\}[ \t]*(?P<label>\S+)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
+                            re.M | re.S)
+EXERCISE_OPEN = re.compile(r"^(?:`{3,}|:{3,})\{exercise\}", re.M)
+
+
+def note_for(number: int) -> str:
+    return (f"*Solution to Exercise {number}: not in this notebook; it is on the Solutions page "
+            f"of the HTML book and in the Solutions appendix of the PDF edition.*")
+
+
+def exercise_numbers() -> dict[str, list[int]]:
+    """The numbers of each chapter's exercises: the book counts them through _toc.yml."""
+    numbers, n = {}, 0
+    for doc in chapters():
+        found = len(EXERCISE_OPEN.findall(source_markdown(doc)))
+        numbers[doc] = list(range(n + 1, n + found + 1))
+        n += found
+    return numbers
+
+
+def solution_lines(doc: str) -> list[str]:
+    """Runs of plain prose (no maths, roles or code) from the chapter's solutions that appear
+    nowhere else in the chapter."""
+    source = source_markdown(doc)
+    outside = SOLUTION_BLOCK.sub("", source)
+    runs = []
+    for block in SOLUTION_BLOCK.finditer(source):
+        for line in block["body"].splitlines():
+            if re.match(r"^\s*:\w+:", line):  # a directive option
+                continue
+            for run in re.split(r"\$[^$]*\$|\{[^}]*\}`[^`]*`|`[^`]*`|\*\*?|[()]", line):
+                run = run.strip(" ,.;:-")
+                if len(run) >= 25 and not re.search(r"[{}`$\\]", run) and run not in outside:
+                    runs.append(run)
+    return runs
+
+
+def test_the_book_has_exercises_with_solutions():
+    with_solutions = [doc for doc in chapters() if SOLUTION_BLOCK.search(source_markdown(doc))]
+    assert len(with_solutions) >= 8, with_solutions
+    assert all(solution_lines(doc) for doc in with_solutions), "no prose to look for in a solution"
+
+
 @pytest.mark.parametrize("doc", chapters())
-def test_solutions_are_folded_and_maths_kept(tree, doc):
+def test_solution_text_is_removed_and_each_exercise_keeps_its_note(tree, doc):
     source = source_markdown(doc)
     md = markdown_of(nbformat.read(tree / f"{doc}.ipynb", as_version=4))
-    n_solutions = len(re.findall(r"^```+\{solution\}", source, re.M))
-    assert md.count("<details>") == n_solutions
-    assert md.count("<summary>Solution to Exercise ") == n_solutions
+    left = [line for line in solution_lines(doc) if line in md]
+    assert not left, f"{doc}: solution text left in the student notebook: {left[:3]}"
+    assert "<details>" not in md and "Solution to Exercise" not in md.replace(
+        "*Solution to Exercise", ""), f"{doc}: a solution is still folded in"
+    numbers = exercise_numbers()[doc]
+    shown = [int(n) for n in re.findall(r"^\*\*Exercise (\d+)[ .(]", md, re.M)]
+    assert shown == numbers, f"{doc}: exercises shown {shown}, the book numbers them {numbers}"
+    solved = [b["label"] for b in SOLUTION_BLOCK.finditer(source)]
+    assert len(solved) == len(numbers), f"{doc}: every exercise here has a solution in the book"
+    for n in numbers:
+        assert md.count(note_for(n)) == 1, f"{doc}: exercise {n} has no note saying where its solution is"
+        assert md.index(f"**Exercise {n}") < md.index(note_for(n))
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_maths_outside_solutions_is_kept(tree, doc):
+    source = SOLUTION_BLOCK.sub("", source_markdown(doc))
+    md = markdown_of(nbformat.read(tree / f"{doc}.ipynb", as_version=4))
     assert md.count("$$") == source.count("$$")
     for block in re.findall(r"\$\$(.*?)\$\$", md, re.S):
         assert not re.search(r"^\s*>", block, re.M), f"{doc}: display maths carries a quote marker"
     labelled = re.findall(r"\$\$[ \t]*\(([^)\s]+)\)", source)
     assert md.count("\\tag{") == len(labelled)
+
+
+def test_the_solutions_page_says_where_the_solutions_are(tree):
+    md = markdown_of(nbformat.read(tree / "book/solutions.ipynb", as_version=4))
+    assert "on this page in the HTML book and in the Solutions appendix of the PDF edition" in md
+    assert "{solutions}" not in md and "<blockquote>" not in md
+
+
+# --------------------------------------------------------------------------- a small book
+
+def tiny_book(root: Path, chapter: str) -> bst.Book:
+    """A book of one front page and one chapter whose markdown is ``chapter``."""
+    (root / "book").mkdir(parents=True)
+    (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nparts:\n"
+                                   "  - caption: P\n    chapters:\n      - file: book/ch\n")
+    (root / "_config.yml").write_text("title: t\n")
+    (root / "book" / "references.bib").write_text("")
+    (root / "book" / "intro.md").write_text("# Intro\n\n```{exercise}\n:label: ex-0\n\nFirst.\n```\n")
+    (root / "book" / "ch.md").write_text(chapter)
+    return bst.Book(root)
+
+
+EXERCISE = "```{exercise}\n:label: ex-a\n\nHow many?\n```"
+
+
+def rewrite(tmp_path, chapter):
+    return bst.Rewriter(tiny_book(tmp_path, chapter), "book/ch").markdown(chapter)
+
+
+def test_a_solution_becomes_the_note_naming_its_exercise(tmp_path):
+    text = (f"# Ch\n\nIntro.\n\n{EXERCISE}\n\n```{{solution}} ex-a\n:class: dropdown\n\n"
+            "Seven, by {eq}`nowhere`.\n```\n\nAfter.")
+    assert rewrite(tmp_path, text) == (
+        '# Ch\n\nIntro.\n\n<a id="ex-a"></a>\n**Exercise 2.** How many?\n\n\n'
+        "*Solution to Exercise 2: not in this notebook; it is on the Solutions page of the HTML "
+        "book and in the Solutions appendix of the PDF edition.*\n\n\nAfter.")
+
+
+def test_a_colon_fence_with_nested_fences_is_removed_whole(tmp_path):
+    text = f"# Ch\n\n{EXERCISE}\n\n::::{{solution}} ex-a\nSee:\n\n```python\nx = 1\n```\n\n::::\nkept"
+    out = rewrite(tmp_path, text)
+    assert out.endswith(note_for(2) + "\n\nkept")
+    assert "See:" not in out and "x = 1" not in out
+
+
+def test_a_longer_fence_is_not_closed_by_a_shorter_one(tmp_path):
+    text = f"# Ch\n\n{EXERCISE}\n\n````{{solution}} ex-a\n```{{math}}\nx\n```\nstill solution\n````\nkept"
+    out = rewrite(tmp_path, text)
+    assert out.endswith(note_for(2) + "\n\nkept")
+    assert "still solution" not in out
+
+
+def test_an_unclosed_directive_raises_naming_the_document_and_line(tmp_path):
+    with pytest.raises(ValueError, match=r"book/ch: markdown: expected a closing ``` for the "
+                                         r"\{solution\} directive opened on line 8"):
+        tiny_book(tmp_path, f"# Ch\n\n{EXERCISE}\n```{{solution}} ex-a\nSeven.")
+
+
+def test_a_solution_of_no_exercise_raises(tmp_path):
+    with pytest.raises(ValueError, match="expected the label of an exercise of the book, got 'ex-z'"):
+        rewrite(tmp_path, "# Ch\n\n```{solution} ex-z\nSeven.\n```\n")
+
+
+def test_markdown_that_is_not_a_string_raises_type_error(tmp_path):
+    rewriter = bst.Rewriter(tiny_book(tmp_path, "# Ch\n"), "book/ch")
+    with pytest.raises(TypeError, match="text: expected str, got list"):
+        rewriter.markdown(["```{solution} ex-a"])
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.0, True, "3"])
+def test_solution_note_refuses_what_is_not_an_exercise_number(bad):
+    with pytest.raises(ValueError, match="number: expected the exercise's number"):
+        bst.solution_note(bad)
 
 
 def test_cross_references_use_the_numbers_of_the_book(tree):

@@ -29,8 +29,9 @@ Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` wit
   writes with the title's plain text (``The factor Q^{-j}``), carry the title's mathematics.
 
 It also adds the role ``{assignment}`NAME```, which links a chapter to its graded assignment:
-the student notebook ``exercises/NAME/NAME.ipynb`` opened on Binder, with the repository and
-branch taken from ``_config.yml``.  A name with no such notebook fails the build.
+the student notebook ``exercises/NAME/NAME.ipynb`` opened on Binder, with the repository,
+branch and notebook interface taken from ``_config.yml``, as the launch buttons are.  A name
+with no such notebook fails the build.
 """
 
 import base64
@@ -62,13 +63,29 @@ def dedupe_scripts(app, pagename, templatename, context, doctree):
     context["script_files"] = unique
 
 
+# ``launch_buttons.notebook_interface`` -> the start of Binder's ``urlpath``, as the launch
+# buttons of sphinx-book-theme read it
+INTERFACE_PATHS = {"jupyterlab": "lab/tree", "classic": "tree"}
+
+
 def binder_url(config, path):
-    """The Binder address that opens ``path`` (relative to the repository root)."""
+    """The Binder address that opens ``path`` (relative to the repository root).
+
+    The repository is ``repository.url``, the branch ``repository.branch`` and the interface
+    ``launch_buttons.notebook_interface`` of ``_config.yml`` (JupyterLab: ``urlpath=lab/tree/``,
+    classic Notebook: ``urlpath=tree/``), so the address opens what the page's launch button
+    opens.
+    """
     options = config.html_theme_options
     repo = options["repository_url"].rstrip("/").removeprefix("https://github.com/")
     branch = options.get("repository_branch", "main")
-    hub = options.get("launch_buttons", {}).get("binderhub_url", "https://mybinder.org")
-    return f"{hub.rstrip('/')}/v2/gh/{repo}/{branch}?urlpath=tree/{quote(path)}"
+    launch = options.get("launch_buttons", {})
+    hub = launch.get("binderhub_url", "https://mybinder.org")
+    interface = launch.get("notebook_interface", "classic")
+    if interface not in INTERFACE_PATHS:
+        raise ValueError(f"launch_buttons.notebook_interface: expected one of "
+                         f"{sorted(INTERFACE_PATHS)}, got {interface!r}")
+    return f"{hub.rstrip('/')}/v2/gh/{repo}/{branch}?urlpath={INTERFACE_PATHS[interface]}/{quote(path)}"
 
 
 def assignment_role(name, rawtext, text, lineno, inliner, options=None, content=None):

@@ -6,10 +6,13 @@ What goes in, and nothing else:
   MyST that only Jupyter Book understands is rewritten: glued values (``{glue:text}``,
   ``{glue:md}``) become the values stored in the notebook's outputs; ``{eq}``, ``{numref}``,
   ``{prf:ref}``, ``{doc}``, ``{cite:t}``/``{cite:p}`` and ``{assignment}`` become the numbers,
-  titles and relative links the HTML book shows; directives (exercises, solutions, theorems,
-  proofs, admonitions, figures) become plain Markdown/HTML, solutions folded in ``<details>``;
-  labelled equations keep their number with ``\\tag``; figure captions follow their figure.
-  ``intro.md`` and the bibliography become notebooks too, so every page opens as a notebook.
+  titles and relative links the HTML book shows; directives (exercises, theorems, proofs,
+  admonitions, figures) become plain Markdown/HTML; labelled equations keep their number with
+  ``\\tag``; figure captions follow their figure.  Each exercise's solution is removed and
+  replaced by one line (:func:`solution_note`) saying where its worked solution is: the
+  Solutions page of the HTML book and the Solutions appendix of the PDF edition.  ``intro.md``,
+  the bibliography and the solutions page become notebooks too, so every page opens as a
+  notebook.
 - ``exercises/<name>/``: the files of :func:`student_files` for each assignment, never the
   solution source.
 - ``nbcourse/``, ``pyproject.toml``, ``binder/`` and a short ``README.md``: what Binder needs to
@@ -95,13 +98,24 @@ PRF_KINDS = {"theorem": "Theorem", "corollary": "Corollary", "proposition": "Pro
 
 
 def _fence_at(lines: list[str], i: int):
-    """The directive opening at ``lines[i]``: ``(name, arg, options, body, next_i)`` or None."""
+    """The directive opening at ``lines[i]``: ``(name, arg, options, body, next_i)`` or None.
+
+    As in MyST, a directive ends at the first line that holds only its fence character, at
+    least as many times as it opened with; a nested directive uses a longer fence and so stays
+    inside.  An unclosed directive raises ``ValueError``: running it to the end of the cell
+    would swallow text that is not part of it.
+    """
     m = FENCE_OPEN.match(lines[i])
     if not m:
         return None
+    fence = m["fence"]
+    close = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
     j = i + 1
-    while j < len(lines) and lines[j].strip() != m["fence"]:
+    while j < len(lines) and not close.match(lines[j]):
         j += 1
+    if j == len(lines):
+        raise ValueError(f"markdown: expected a closing {fence} for the {{{m['name']}}} directive "
+                         f"opened on line {i + 1}, got the end of the cell")
     body_lines = lines[i + 1:j]
     options = {}
     while body_lines and (o := OPTION.match(body_lines[0])):
@@ -146,7 +160,11 @@ class Book:
                     for m in EQ_LABEL.finditer(src):
                         counts["eq"] += 1
                         self.equations[m["label"]] = (doc, counts["eq"])
-                    for name, _arg, options, _ in _directive_blocks(src):
+                    try:
+                        blocks = list(_directive_blocks(src))
+                    except ValueError as error:
+                        raise ValueError(f"{doc}: {error}") from None
+                    for name, _arg, options, _ in blocks:
                         if name == "exercise":
                             counts["ex"] += 1
                             label = options.get("label", f"_exercise{counts['ex']}")
@@ -256,6 +274,20 @@ ROLE = re.compile(r"\{(?P<role>[A-Za-z][\w:-]*)\}`(?P<text>[^`]+)`")
 def _title_and_target(text: str) -> tuple[str | None, str]:
     m = re.match(r"^(.*?)\s*<([^<>]+)>$", text, re.S)
     return (m.group(1), m.group(2)) if m else (None, text)
+
+
+def solution_note(number) -> str:
+    """The line that stands in a student chapter for the solution of exercise ``number``."""
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ValueError(f"number: expected the exercise's number (an int >= 1), got {number!r}")
+    return (f"*Solution to Exercise {number}: not in this notebook; it is on the Solutions page "
+            f"of the HTML book and in the Solutions appendix of the PDF edition.*")
+
+
+SOLUTIONS_PAGE_NOTE = (
+    "The worked solutions of the chapters' exercises are on this page in the HTML book and in "
+    "the Solutions appendix of the PDF edition. The notebooks leave them out, so that each "
+    "exercise can be tried first; under each exercise a line says where its solution is.")
 
 
 def _quote(head: str, body: str) -> str:
@@ -372,6 +404,9 @@ class Rewriter:
                 i += 1
                 continue
             name, arg, options, body, i = fence
+            if name == "solution":  # removed whole: nothing of its body is rewritten or kept
+                out.append(self.directive(name, arg, options, ""))
+                continue
             out.append(self.directive(name, arg, options, self.directives(body)))
         return "\n".join(out)
 
@@ -383,9 +418,12 @@ class Rewriter:
             title = f" ({arg})" if arg else ""
             return f"{anchor}**Exercise {n}{title}.** {body}\n"
         if name == "solution":
-            n = self.book.exercises.get(arg, (None, "?"))[1]
-            return (f"<details>\n<summary>Solution to Exercise {n}</summary>\n\n{body}\n\n"
-                    f"</details>\n")
+            if arg not in self.book.exercises:
+                raise ValueError(f"{{solution}} in {self.doc}: expected the label of an exercise "
+                                 f"of the book, got {arg!r}")
+            return solution_note(self.book.exercises[arg][1]) + "\n"
+        if name == "solutions":
+            return SOLUTIONS_PAGE_NOTE + "\n"
         if name.startswith("prf:"):
             kind = name[4:]
             if kind == "proof":
@@ -408,6 +446,8 @@ class Rewriter:
         return _quote(f"{anchor}**{title}.**", body)
 
     def markdown(self, text: str) -> str:
+        if not isinstance(text, str):
+            raise TypeError(f"text: expected str, got {type(text).__name__}")
         text = re.sub(r"^\(([A-Za-z0-9_:.-]+)\)=[ \t]*$", r'<a id="\1"></a>', text, flags=re.M)
         text = self.equations(text)
         text = self.directives(text)

@@ -16,9 +16,10 @@
   served beside the HTML book as ``nbcourse.pdf``: an HTML build copies
   ``_build/latex/nbcourse.pdf`` into its output when ``make pdf`` has made it, and ``make pdf``
   copies it into an existing HTML build.
-- Student versions: in HTML, a chapter notebook with solutions gets, after its last
-  solution, a Binder link to ``students/<its path>``, the copy without solutions that
-  ``tools/student_notebooks.py`` writes when Binder runs the repository's ``postBuild``.
+- Live exercises: in HTML, a chapter notebook with solutions gets, after its last solution, a
+  Binder link that opens the same notebook on the branch and in the interface of
+  ``_config.yml`` (``bookext.binder_url``).  On the student branch (``make push-student``) that
+  notebook is the chapter of the student tree, whose solutions are removed.
 """
 
 import posixpath
@@ -236,7 +237,7 @@ def copy_pdf_into_html(app, exception):
 
 
 class LinkStudentVersion(SphinxPostTransform):
-    """HTML: after a chapter's last solution, link its student version on Binder."""
+    """HTML: after a chapter's last solution, link the chapter's notebook on Binder."""
 
     default_priority = 30
     formats = ("html",)
@@ -249,12 +250,10 @@ class LinkStudentVersion(SphinxPostTransform):
                      if not s.get("nbcourse_gathered")]
         if not solutions or not (Path(self.app.srcdir) / f"{docname}.ipynb").is_file():
             return
-        url = binder_url(self.config, f"students/{docname}.ipynb")
-        link = nodes.reference("", "open the student version of this chapter on Binder",
-                               refuri=url)
+        url = binder_url(self.config, f"{docname}.ipynb")
+        link = nodes.reference("", "open this chapter on Binder", refuri=url)
         note = nodes.paragraph(classes=["nbcourse-student-version"])
-        note += nodes.Text("To work on these exercises in a live notebook with the solutions "
-                           "taken out, ")
+        note += nodes.Text("To work on these exercises in a live notebook, ")
         note += link
         note += nodes.Text(".")
         last = solutions[-1]
