@@ -229,7 +229,7 @@ class Assignment:
     def __post_init__(self):
         names = [q.name for q in self.questions]
         if len(set(names)) != len(names):
-            raise ValueError(f"questions must be questions with distinct names, got names {names}")
+            raise ValueError(f"questions must be distinct by name, got names {names}")
 
     @property
     def max_score(self):
