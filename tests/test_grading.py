@@ -8,6 +8,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,18 @@ import pytest
 from hostile import EX01, EX02, ROOT, code_cells, notebook
 
 import nbcourse
-from nbcourse.grading import Call, Limits, Question, Test, Value, checker, close, equal, raises
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Limits,
+    Question,
+    Test,
+    Value,
+    checker,
+    close,
+    equal,
+    raises,
+)
 from nbcourse.grading.assignment import load_assignment, parse_results
 from nbcourse.grading.generate import generate, strip_code, strip_markdown, student_path
 from nbcourse.grading.grader import NotebookError, grade_notebook, read_code_cells
@@ -166,6 +178,22 @@ def test_checker_names_a_missing_assignment():
                                          r"or the name of one under exercises/ near .*, "
                                          r"got 'no-such-assignment', which was not found$"):
         checker("no-such-assignment")
+
+
+@pytest.mark.parametrize("build, error, message", [
+    (lambda: Call("q minus j"), ValueError, "func must be a Python identifier, got 'q minus j'"),
+    (lambda: Call(None), TypeError, "func must be a Python identifier, got NoneType None"),
+    (lambda: Value("x.y"), ValueError, "name must be a Python identifier, got 'x.y'"),
+    (lambda: Question("Q 1", "t", 1, []), ValueError,
+     "name must be an identifier like 'q1', got 'Q 1'"),
+    (lambda: Question("q1", "t", 0, []), ValueError, "points must be a finite number > 0, got 0.0"),
+    (lambda: Question("q1", "t", "2", []), TypeError, "points must be a finite number > 0, got str '2'"),
+    (lambda: Assignment("a", "t", [Question("q1", "t", 1, [])] * 2), ValueError,
+     "questions must be distinct by name, got names ['q1', 'q1']"),
+])
+def test_bad_assignment_definitions_are_named(build, error, message):
+    with pytest.raises(error, match="^" + re.escape(message) + "$"):
+        build()
 
 
 # --- probes and strict parsing ---------------------------------------------------------
