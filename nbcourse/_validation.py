@@ -58,6 +58,7 @@ __all__ = [
     "check_same_shape",
     "check_seed",
     "check_simplex",
+    "check_text",
     "check_theta",
 ]
 
@@ -494,6 +495,32 @@ def check_positive(x, name: str) -> float:
     if not (np.isfinite(value) and value > 0):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
     return value
+
+
+def check_text(x, name: str) -> str:
+    """Return ``x`` stripped of surrounding blanks after checking it is a non-empty str.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not a str.
+    ValueError
+        If ``x`` is empty or only blanks.
+
+    Examples
+    --------
+    >>> check_text("  prior P(ω₁) ", "label")
+    'prior P(ω₁)'
+    >>> check_text(" ", "label")
+    Traceback (most recent call last):
+    ...
+    ValueError: label must be a non-empty str, got ' '
+    """
+    if not isinstance(x, str):
+        raise TypeError(f"{name} must be a non-empty str, got {_describe(x)}")
+    if not x.strip():
+        raise ValueError(f"{name} must be a non-empty str, got {x!r}")
+    return x.strip()
 
 
 def check_seed(seed, name: str = "seed") -> np.random.SeedSequence:

@@ -118,6 +118,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import _describe, check_int, check_text
+
 __all__ = ["Control", "Explorer", "explore", "parse_control", "readable_name", "static_html",
            "FIGSIZE",
            "FRAME_DPI", "MAX_FRAMES", "MAX_HTML_BYTES", "STILL_DPI"]
@@ -181,22 +183,25 @@ class Control:
         """Distance between consecutive slider values (0.1, not 0.09999999999999998)."""
         return round(self.values[1] - self.values[0], 12)
 
-    def index_of(self, value: Any) -> int:
-        """0-based index of ``value`` (nearest grid point for a slider)."""
+    def index_of(self, value: Any, name: str | None = None) -> int:
+        """0-based index of ``value`` (nearest grid point for a slider).
+
+        ``name`` is what error messages call the value (default: the control's name).
+        """
+        name = self.name if name is None else name
         if self.kind == "options":
             for j, v in enumerate(self.values):
                 if v is value or (isinstance(v, bool) == isinstance(value, bool) and v == value):
                     return j
-            raise ValueError(f"control {self.name!r}: expected one of {list(self.values)!r}, "
+            raise ValueError(f"{name} must be one of the options {list(self.values)!r}, "
                              f"got {value!r}")
+        grid = f"{self.labels[0]}, {self.labels[1]}, ..., {self.labels[-1]}"
         if not _is_number(value):
-            raise TypeError(f"control {self.name!r}: expected a number, got {value!r}")
+            raise TypeError(f"{name} must be a number on the grid {grid}, got {_describe(value)}")
         j = round((value - self.values[0]) / self.step)
         if not 0 <= j < len(self.values) or not math.isclose(
                 self.values[j], value, rel_tol=1e-9, abs_tol=1e-9 * abs(self.step)):
-            raise ValueError(f"control {self.name!r}: expected a value on the grid "
-                             f"{self.labels[0]}, {self.labels[1]}, ..., {self.labels[-1]}, "
-                             f"got {value!r}")
+            raise ValueError(f"{name} must be a value on the grid {grid}, got {value!r}")
         return j
 
 
@@ -237,19 +242,22 @@ def _slider(name: str, spec: tuple) -> Control:
     """Parse ``(start, stop, step)``: values ``start + k * step`` up to ``stop`` inclusive."""
     start, stop, step = spec
     if not all(math.isfinite(v) for v in spec):
-        raise ValueError(f"control {name!r}: expected finite (start, stop, step), got {spec!r}")
+        raise ValueError(f"{name} must be a slider (start, stop, step) of finite numbers, "
+                         f"got {spec!r}")
     if step == 0:
-        raise ValueError(f"control {name!r}: step must not be zero, got {spec!r}")
+        raise ValueError(f"{name} must be a slider (start, stop, step) with a non-zero step, "
+                         f"got {spec!r}")
     if stop <= start:
-        raise ValueError(f"control {name!r}: empty range, expected start < stop, got {spec!r}")
+        raise ValueError(f"{name} must be a slider (start, stop, step) with start < stop, "
+                         f"got {spec!r}, an empty range")
     if step < 0:
-        raise ValueError(f"control {name!r}: step must be positive (start < stop), "
+        raise ValueError(f"{name} must be a slider (start, stop, step) with a positive step, "
                          f"got {spec!r}")
     steps = (stop - start) / step
     n = round(steps)
     if not math.isclose(steps, n, rel_tol=1e-9, abs_tol=1e-9):
-        raise ValueError(f"control {name!r}: stop - start must be a whole number of steps, "
-                         f"got {spec!r} ({steps:.4g} steps)")
+        raise ValueError(f"{name} must be a slider (start, stop, step) whose stop - start is "
+                         f"a whole number of steps, got {spec!r} ({steps:.4g} steps)")
     if all(isinstance(v, numbers.Integral) for v in spec):
         values = tuple(int(start) + k * int(step) for k in range(n + 1))
         return Control(name, "int", values, tuple(str(v) for v in values))
@@ -261,16 +269,16 @@ def _slider(name: str, spec: tuple) -> Control:
 def _options(name: str, spec: list | tuple) -> Control:
     """Parse a dropdown: a non-empty list of distinct, hashable options."""
     if len(spec) == 0:
-        raise ValueError(f"control {name!r}: expected at least one option, got {spec!r}")
+        raise ValueError(f"{name} must be a dropdown with at least one option, got {spec!r}")
     for option in spec:
         try:
             hash(option)
         except TypeError:
-            raise TypeError(f"control {name!r}: options must be hashable values (str, numbers, "
+            raise TypeError(f"{name} must be a dropdown of hashable options (str, numbers, "
                             f"tuples), got {type(option).__name__} {option!r}") from None
     labels = tuple(str(o) for o in spec)
     if len(set(labels)) != len(labels):
-        raise ValueError(f"control {name!r}: options must be distinct, got {list(spec)!r}")
+        raise ValueError(f"{name} must be a dropdown of distinct options, got {list(spec)!r}")
     values = tuple(spec)
     if all(_is_number(o) for o in values):  # numbers are listed in increasing order
         values = tuple(sorted(values))
@@ -305,16 +313,16 @@ def parse_control(name: str, spec: Any) -> Control:
         numeric = [_is_number(v) for v in spec]
         if spec and all(numeric):
             if len(spec) != 3:
-                raise TypeError(f"control {name!r}: a numeric tuple must be (start, stop, step), "
-                                f"got {spec!r}; use a list for a dropdown of numbers")
+                raise TypeError(f"{name} must be a slider (start, stop, step) of three numbers "
+                                f"(a list for a dropdown of numbers), got {spec!r}")
             return _slider(name, spec)
         if any(isinstance(v, bool | np.bool_) for v in spec) and len(spec) == 3 \
                 and sum(numeric) == 2:
-            raise TypeError(f"control {name!r}: (start, stop, step) must be numbers, not bool, "
+            raise TypeError(f"{name} must be a slider (start, stop, step) of numbers, not bool, "
                             f"got {spec!r}")
         return _options(name, spec)
-    raise TypeError(f"control {name!r}: expected (start, stop, step) for a slider or a list "
-                    f"of options for a dropdown, got {type(spec).__name__} {spec!r}")
+    raise TypeError(f"{name} must be (start, stop, step) for a slider or a list of options "
+                    f"for a dropdown, got {type(spec).__name__} {spec!r}")
 
 
 def _check_parameters(plot_fn: Callable, names: list[str]) -> None:
@@ -329,13 +337,14 @@ def _check_parameters(plot_fn: Callable, names: list[str]) -> None:
                     if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)]
         for name in names:
             if name not in accepted:
-                raise TypeError(f"control {name!r}: not a keyword parameter of "
-                                f"{_title(plot_fn)}, which accepts {accepted}")
+                raise TypeError(f"{name} must be a keyword parameter of {_title(plot_fn)}, "
+                                f"which accepts {accepted}, got a control {name!r}")
     for n, p in params.items():
         if p.default is kinds.empty and p.kind not in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD) \
                 and n not in names:
-            raise TypeError(f"plot_fn: {_title(plot_fn)} requires parameter {n!r} but no "
-                            f"control sets it; add a control or fix it with functools.partial")
+            raise TypeError(f"plot_fn must be a function whose required parameters all have a "
+                            f"control (add one or fix it with functools.partial), got "
+                            f"{_title(plot_fn)} requiring parameter {n!r} that no control sets")
 
 
 def _title(plot_fn: Callable) -> str:
@@ -358,8 +367,8 @@ def _figure_of(result: Any, title: str):
     if isinstance(result, Artist) and not isinstance(result, Figure):
         result = result.get_figure()
     if not isinstance(result, Figure):
-        raise TypeError(f"plot_fn: {title} must return a matplotlib Figure or Axes, "
-                        f"got {type(result).__name__}")
+        raise TypeError(f"plot_fn must be a function returning a matplotlib Figure or Axes, "
+                        f"got {title} returning {type(result).__name__}")
     return result
 
 
@@ -399,8 +408,10 @@ def _call(plot_fn: Callable, params: dict, figsize, dpi: int):
             return plot_fn(**params)
     except Exception as exc:
         state = ", ".join(f"{k}={v!r}" for k, v in params.items())
-        raise ValueError(f"plot_fn: {_title(plot_fn)} raised {type(exc).__name__} at the state "
-                         f"{state} (controls {', '.join(params)}): {exc}") from exc
+        raise ValueError(f"plot_fn must be a function that draws every state, got "
+                         f"{_title(plot_fn)} raising "
+                         f"{type(exc).__name__} at the state {state} "
+                         f"(controls {', '.join(params)}): {exc}") from exc
 
 
 def _draw(plot_fn: Callable, params: dict, figsize, dpis: tuple[int, ...]) -> list[np.ndarray]:
@@ -633,9 +644,8 @@ class Explorer:
             texts = []
             for state in self.states:
                 text = alt(**state)
-                if not isinstance(text, str) or not text.strip():
-                    raise TypeError(f"_alt: expected a non-empty str from _alt(**state), "
-                                    f"got {text!r} at {state}")
+                where = ", ".join(f"{k}={v!r}" for k, v in state.items())
+                check_text(text, f"_alt({where})")
                 texts.append(text)
             return texts
         if alt is None:
@@ -664,9 +674,11 @@ class Explorer:
                                 alts=self.alts, size=self.frame_size)
         if len(self.html.encode()) > MAX_HTML_BYTES:
             raise ValueError(
-                f"controls {', '.join(c.name for c in self.controls)}: the static figure takes "
-                f"{len(self.html.encode()):,} bytes, over the budget of {MAX_HTML_BYTES:,} per "
-                f"figure; use fewer states, a smaller _figsize or a lower _dpi")
+                f"controls must be few enough for a static figure of at most "
+                f"{MAX_HTML_BYTES:,} bytes, got "
+                f"{len(self.html.encode()):,} bytes for controls "
+                f"{', '.join(c.name for c in self.controls)}; use fewer states, a smaller "
+                f"_figsize or a lower _dpi")
 
     # ---------------------------------------------------------------- live widget
     @property
@@ -731,8 +743,9 @@ class Explorer:
 def _check_settings(settings: dict) -> None:
     unknown = [k for k in settings if k not in _SETTINGS]
     if unknown:
-        raise TypeError(f"explore: unknown setting {unknown[0]!r}; settings are "
-                        f"{', '.join(_SETTINGS)} and control names may not start with '_'")
+        raise TypeError(f"{unknown[0]} must be one of the settings {', '.join(_SETTINGS)} "
+                        f"(control names may not start with '_'), got an unknown setting "
+                        f"{unknown[0]}={settings[unknown[0]]!r}")
 
 
 def _initial_state(controls, given) -> dict:
@@ -740,16 +753,17 @@ def _initial_state(controls, given) -> dict:
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
-        raise TypeError(f"_initial: expected a mapping of control name to value, "
+        raise TypeError(f"_initial must be a mapping of control name to value, "
                         f"got {type(given).__name__}")
     names = [c.name for c in controls]
     for name in given:
         if name not in names:
-            raise ValueError(f"_initial: {name!r} is not a control; controls are {names}")
+            raise ValueError(f"_initial must be a mapping whose keys are control names {names}, "
+                             f"got {name!r}, which is not a control")
     state = {}
     for c in controls:
         if c.name in given:
-            state[c.name] = c.values[c.index_of(given[c.name])]
+            state[c.name] = c.values[c.index_of(given[c.name], f"_initial[{c.name!r}]")]
         else:
             state[c.name] = c.values[c.default if c.kind == "options"
                                      else (len(c.values) - 1) // 2]
@@ -761,35 +775,36 @@ def _with_labels(controls, labels) -> tuple[Control, ...]:
     if labels is None:
         return controls
     if not isinstance(labels, Mapping):
-        raise TypeError(f"_labels: expected a mapping of control name to text, "
+        raise TypeError(f"_labels must be a mapping of control name to text, "
                         f"got {type(labels).__name__}")
     names = [c.name for c in controls]
     for name, text in labels.items():
         if name not in names:
-            raise ValueError(f"_labels: {name!r} is not a control; controls are {names}")
-        if not isinstance(text, str) or not text.strip():
-            raise TypeError(f"_labels: expected a non-empty str for {name!r}, got {text!r}")
+            raise ValueError(f"_labels must be a mapping whose keys are control names {names}, "
+                             f"got {name!r}, which is not a control")
+        check_text(text, f"_labels[{name!r}]")
     return tuple(dataclasses.replace(c, text=labels[c.name]) if c.name in labels else c
                  for c in controls)
 
 
 def _check_figure_settings(figsize, dpi, still_dpi, max_frames) -> None:
+    expected = "(width, height) in inches, both finite and > 0"
     if (not isinstance(figsize, tuple | list) or len(figsize) != 2
-            or not all(_is_number(s) and s > 0 for s in figsize)):
-        raise ValueError(f"_figsize: expected (width, height) in inches, both > 0, "
-                         f"got {figsize!r}")
+            or not all(_is_number(s) for s in figsize)):
+        raise TypeError(f"_figsize must be {expected}, got {_describe(figsize)}")
+    if not all(math.isfinite(s) and s > 0 for s in figsize):
+        raise ValueError(f"_figsize must be {expected}, got {figsize!r}")
     for name, value in (("_dpi", dpi), ("_still_dpi", still_dpi), ("_max_frames", max_frames)):
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name}: expected a positive integer, got {value!r}")
+        check_int(value, name, 1)
 
 
 def _check_grid(controls, max_frames: int) -> None:
     n = math.prod(len(c.values) for c in controls)
     if n > max_frames:
         sizes = ", ".join(f"{c.name}: {len(c.values)}" for c in controls)
-        raise ValueError(f"controls {', '.join(c.name for c in controls)}: the grid has {n} "
-                         f"states ({sizes}), over the cap of {max_frames} frames; use a "
-                         f"coarser step or fewer options, or raise _max_frames")
+        raise ValueError(f"controls must be a grid of at most {max_frames} states (the cap "
+                         f"_max_frames), got a grid of {n} states ({sizes}); use a coarser "
+                         f"step or fewer options, or raise _max_frames")
 
 
 def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str | None = None,
@@ -856,10 +871,12 @@ def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str
     TypeError
         A control that is neither a range nor a list, a name that is not a
         keyword of ``plot_fn``, a required keyword without a control, an
-        unknown ``_`` setting, or a ``plot_fn`` that returns no figure.
+        unknown ``_`` setting, a setting of the wrong type (``_dpi=2.5``), or a
+        ``plot_fn`` that returns no figure.
     ValueError
         An empty range, a zero or negative step, an empty or repeated option
-        list, a grid over ``_max_frames`` states, a static figure over
+        list, a setting out of range (``_dpi=0``), a blank label or alt text,
+        a grid over ``_max_frames`` states, a static figure over
         ``MAX_HTML_BYTES``, or a ``plot_fn`` that raises (the message names
         the state and the exception is chained).
 
@@ -878,14 +895,15 @@ def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str
     >>> explore(line, slope=(1, 3, 0), style=["-"])
     Traceback (most recent call last):
     ...
-    ValueError: control 'slope': step must not be zero, got (1, 3, 0)
+    ValueError: slope must be a slider (start, stop, step) with a non-zero step, got (1, 3, 0)
     """
     if not callable(plot_fn):
-        raise TypeError(f"plot_fn: expected a callable that draws a figure, "
-                        f"got {type(plot_fn).__name__}")
+        raise TypeError(f"plot_fn must be a callable that draws a figure, "
+                        f"got {_describe(plot_fn)}")
     _check_settings({k: v for k, v in controls.items() if k.startswith("_")})
     if not controls:
-        raise ValueError("controls: expected at least one, e.g. theta=(0, 1, 0.1); got none")
+        raise ValueError("controls must be at least one keyword such as theta=(0, 1, 0.1), "
+                         "got none")
     _check_figure_settings(_figsize, _dpi, _still_dpi, _max_frames)
     parsed = tuple(parse_control(name, spec) for name, spec in controls.items())
     _check_parameters(plot_fn, list(controls))
@@ -896,7 +914,9 @@ def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str
     if _caption is None:
         _caption = ("Interactive figure: move the controls to change "
                     f"{', '.join(c.text for c in parsed)}.")
-    if _alt is not None and not callable(_alt) and not (isinstance(_alt, str) and _alt.strip()):
-        raise TypeError(f"_alt: expected a non-empty str or a callable, got {_alt!r}")
+    if _alt is not None and not callable(_alt):
+        if not isinstance(_alt, str):
+            raise TypeError(f"_alt must be a non-empty str or a callable, got {_describe(_alt)}")
+        check_text(_alt, "_alt")
     return Explorer(plot_fn, parsed, initial, str(_caption), tuple(_figsize), int(_dpi),
                     int(_still_dpi), alt=_alt, caption_given=caption_given)

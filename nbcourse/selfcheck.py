@@ -28,6 +28,10 @@ import math
 import numbers
 from dataclasses import dataclass
 
+import numpy as np
+
+from ._validation import _describe, check_alpha, check_index, check_text
+
 __all__ = ["Question", "choice", "number"]
 
 _SCRIPT = """(function () {
@@ -106,18 +110,22 @@ class Question:
         if self.kind == "choice":
             if isinstance(answer, str):
                 if answer not in self.options:
-                    raise ValueError(f"answer: expected one of {list(self.options)}, "
+                    raise ValueError(f"answer must be one of the options {list(self.options)}, "
                                      f"got {answer!r}")
                 answer = self.options.index(answer)
-            if not isinstance(answer, numbers.Integral) or not 0 <= answer < len(self.options):
-                raise ValueError(f"answer: expected an option index 0..{len(self.options) - 1} "
-                                 f"or an option's text, got {answer!r}")
-            return int(answer) == self.right
-        try:
-            value = float(str(answer).replace(",", ".")) if isinstance(answer, str) \
-                else float(answer)
-        except (TypeError, ValueError):
-            raise ValueError(f"answer: expected a number, got {answer!r}") from None
+            if isinstance(answer, bool | np.bool_) or not isinstance(answer, numbers.Integral):
+                raise TypeError(f"answer must be an option index 0..{len(self.options) - 1} "
+                                f"or an option's text, got {_describe(answer)}")
+            return check_index(answer, len(self.options), "answer") == self.right
+        if isinstance(answer, str):
+            try:
+                value = float(answer.replace(",", "."))
+            except ValueError:
+                raise ValueError(f"answer must be a number or its text, got {answer!r}") from None
+        elif isinstance(answer, bool | np.bool_) or not isinstance(answer, numbers.Real):
+            raise TypeError(f"answer must be a number or its text, got {_describe(answer)}")
+        else:
+            value = float(answer)
         return math.isfinite(value) and abs(value - self.right) <= self.tolerance
 
     def answer_text(self) -> str:
@@ -159,12 +167,6 @@ class Question:
         return {"text/html": self._repr_html_(), "text/plain": "\n".join(lines)}
 
 
-def _text(value, name: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise TypeError(f"{name}: expected a non-empty str, got {value!r}")
-    return value.strip()
-
-
 def choice(prompt: str, options, right: int, feedback=None) -> Question:
     """A multiple-choice question.
 
@@ -186,23 +188,27 @@ def choice(prompt: str, options, right: int, feedback=None) -> Question:
     >>> q.check(0), q.check("product of Bernoullis")
     (True, False)
     """
-    prompt = _text(prompt, "prompt")
-    if isinstance(options, str) or not hasattr(options, "__len__") or len(options) < 2:
-        raise ValueError(f"options: expected a list of at least two str, got {options!r}")
-    options = tuple(_text(o, f"options[{i}]") for i, o in enumerate(options))
+    prompt = check_text(prompt, "prompt")
+    expected = "a list of at least two str"
+    if isinstance(options, str) or not hasattr(options, "__len__"):
+        raise TypeError(f"options must be {expected}, got {_describe(options)}")
+    if len(options) < 2:
+        raise ValueError(f"options must be {expected}, got {options!r}")
+    options = tuple(check_text(o, f"options[{i}]") for i, o in enumerate(options))
     if len(set(options)) != len(options):
-        raise ValueError(f"options: expected distinct options, got {list(options)}")
-    if not isinstance(right, numbers.Integral) or isinstance(right, bool) \
-            or not 0 <= right < len(options):
-        raise ValueError(f"right: expected an index 0..{len(options) - 1}, got {right!r}")
+        raise ValueError(f"options must be distinct, got {list(options)}")
+    right = check_index(right, len(options), "right")
     if feedback is None:
         feedback = ("",) * len(options)
-    elif isinstance(feedback, str) or len(feedback) != len(options):
-        raise ValueError(f"feedback: expected one str per option ({len(options)}), "
-                         f"got {feedback!r}")
+    elif isinstance(feedback, str) or not hasattr(feedback, "__len__"):
+        raise TypeError(f"feedback must be a list of one str per option ({len(options)}), "
+                        f"got {_describe(feedback)}")
+    elif len(feedback) != len(options):
+        raise ValueError(f"feedback must be a list of one str per option ({len(options)}), "
+                         f"got {len(feedback)}: {feedback!r}")
     else:
         feedback = tuple(str(f) for f in feedback)
-    return Question(prompt, "choice", options, int(right), 0.0, feedback)
+    return Question(prompt, "choice", options, right, 0.0, feedback)
 
 
 def number(prompt: str, right: float, tolerance: float = 0.0, feedback: str = "",
@@ -228,12 +234,11 @@ def number(prompt: str, right: float, tolerance: float = 0.0, feedback: str = ""
     >>> q.check(0.56), q.check("0,561"), q.check(0.6)
     (True, True, False)
     """
-    prompt = _text(prompt, "prompt")
-    if not isinstance(right, numbers.Real) or isinstance(right, bool) \
-            or not math.isfinite(right):
-        raise ValueError(f"right: expected a finite number, got {right!r}")
-    if not isinstance(tolerance, numbers.Real) or isinstance(tolerance, bool) \
-            or not math.isfinite(tolerance) or tolerance < 0:
-        raise ValueError(f"tolerance: expected a finite number >= 0, got {tolerance!r}")
-    return Question(prompt, "number", (), float(right), float(tolerance),
+    prompt = check_text(prompt, "prompt")
+    if not isinstance(right, numbers.Real) or isinstance(right, bool | np.bool_):
+        raise TypeError(f"right must be a finite number, got {_describe(right)}")
+    if not math.isfinite(right):
+        raise ValueError(f"right must be a finite number, got {right!r}")
+    tolerance = check_alpha(tolerance, "tolerance")
+    return Question(prompt, "number", (), float(right), tolerance,
                     (str(feedback), str(hint)))

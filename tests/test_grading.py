@@ -8,6 +8,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,18 @@ import pytest
 from hostile import EX01, EX02, ROOT, code_cells, notebook
 
 import nbcourse
-from nbcourse.grading import Call, Limits, Question, Test, Value, checker, close, equal, raises
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Limits,
+    Question,
+    Test,
+    Value,
+    checker,
+    close,
+    equal,
+    raises,
+)
 from nbcourse.grading.assignment import load_assignment, parse_results
 from nbcourse.grading.generate import generate, strip_code, strip_markdown, student_path
 from nbcourse.grading.grader import NotebookError, grade_notebook, read_code_cells
@@ -162,8 +174,26 @@ def test_check_reports_placeholders_and_errors_kindly(capsys):
 
 
 def test_checker_names_a_missing_assignment():
-    with pytest.raises(ValueError, match="'no-such-assignment' not found"):
+    with pytest.raises(ValueError, match=r"^name must be an assignment folder with tests.py "
+                                         r"or the name of one under exercises/ near .*, "
+                                         r"got 'no-such-assignment', which was not found$"):
         checker("no-such-assignment")
+
+
+@pytest.mark.parametrize("build, error, message", [
+    (lambda: Call("q minus j"), ValueError, "func must be a Python identifier, got 'q minus j'"),
+    (lambda: Call(None), TypeError, "func must be a Python identifier, got NoneType None"),
+    (lambda: Value("x.y"), ValueError, "name must be a Python identifier, got 'x.y'"),
+    (lambda: Question("Q 1", "t", 1, []), ValueError,
+     "name must be an identifier like 'q1', got 'Q 1'"),
+    (lambda: Question("q1", "t", 0, []), ValueError, "points must be a finite number > 0, got 0.0"),
+    (lambda: Question("q1", "t", "2", []), TypeError, "points must be a finite number > 0, got str '2'"),
+    (lambda: Assignment("a", "t", [Question("q1", "t", 1, [])] * 2), ValueError,
+     "questions must be distinct by name, got names ['q1', 'q1']"),
+])
+def test_bad_assignment_definitions_are_named(build, error, message):
+    with pytest.raises(error, match="^" + re.escape(message) + "$"):
+        build()
 
 
 # --- probes and strict parsing ---------------------------------------------------------
@@ -482,7 +512,9 @@ def test_student_files_are_the_notebook_and_public_tests_only(folder, tmp_path):
         shutil.copy(f, tree / f.name)
     public = load_assignment(tree, hidden=False)
     assert not any(t.hidden for q in public.questions for t in q.tests)
-    with pytest.raises(ValueError, match="hidden tests requested"):
+    with pytest.raises(ValueError, match=r"^hidden must be False or None for an assignment "
+                                         r"without hidden_tests.py, got True \(.*hidden_tests.py "
+                                         r"does not exist\)$"):
         load_assignment(tree, hidden=True)
     full = load_assignment(folder, hidden=True)
     n_hidden = sum(t.hidden for q in full.questions for t in q.tests)
@@ -572,8 +604,9 @@ def test_output_names_are_injective_and_stay_inside_the_output_folder(tmp_path):
                    and len(p.encode()) <= 200 and p.isprintable() for p in parts)
         assert (tmp_path / "out" / name).resolve().is_relative_to(tmp_path / "out")
     assert names[:3] == ["a/hw.ipynb", "b/hw.ipynb", "hw-2.ipynb"]
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(ValueError, match=r"^paths must be distinct, got '.*' twice$") as info:
         output_names([paths[0], paths[0]])
+    assert repr(os.path.abspath(paths[0])) in str(info.value)
 
 
 def test_csv_cells_are_never_formulas_and_are_clipped():

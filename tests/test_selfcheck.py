@@ -64,22 +64,41 @@ def test_number_field_has_a_label():
     assert re.search(rf'<label for="{field["id"]}">Your answer</label>', page)
 
 
-@pytest.mark.parametrize("call, error, fragment", [
-    (lambda: choice("", ["a", "b"], 0), TypeError, "prompt: expected a non-empty str"),
-    (lambda: choice("q", ["a"], 0), ValueError, "options: expected a list of at least two"),
-    (lambda: choice("q", "ab", 0), ValueError, "options: expected a list"),
-    (lambda: choice("q", ["a", "a"], 0), ValueError, "distinct"),
-    (lambda: choice("q", ["a", "b"], 2), ValueError, "right: expected an index 0..1, got 2"),
-    (lambda: choice("q", ["a", "b"], True), ValueError, "right: expected an index"),
-    (lambda: choice("q", ["a", "b"], 0, feedback=["x"]), ValueError, "feedback: expected one"),
-    (lambda: number("q", float("nan")), ValueError, "right: expected a finite number"),
-    (lambda: number("q", 1, tolerance=-1), ValueError, "tolerance: expected a finite number"),
-    (lambda: choice("q", ["a", "b"], 0).check(5), ValueError, "answer: expected an option"),
-    (lambda: choice("q", ["a", "b"], 0).check("z"), ValueError, "answer: expected one of"),
-    (lambda: number("q", 1).check("one"), ValueError, "answer: expected a number"),
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: choice("", ["a", "b"], 0), ValueError, "prompt must be a non-empty str, got ''"),
+    (lambda: choice(None, ["a", "b"], 0), TypeError,
+     "prompt must be a non-empty str, got NoneType None"),
+    (lambda: choice("q", ["a", " "], 0), ValueError, "options[1] must be a non-empty str, got ' '"),
+    (lambda: choice("q", ["a"], 0), ValueError,
+     "options must be a list of at least two str, got ['a']"),
+    (lambda: choice("q", "ab", 0), TypeError, "options must be a list of at least two str, "
+                                              "got str 'ab'"),
+    (lambda: choice("q", ["a", "a"], 0), ValueError, "options must be distinct, got ['a', 'a']"),
+    (lambda: choice("q", ["a", "b"], 2), ValueError,
+     "right must be an index in range(2) (0-based), got 2"),
+    (lambda: choice("q", ["a", "b"], True), TypeError,
+     "right must be an integer index (0-based), got True"),
+    (lambda: choice("q", ["a", "b"], 0, feedback=["x"]), ValueError,
+     "feedback must be a list of one str per option (2), got 1: ['x']"),
+    (lambda: choice("q", ["a", "b"], 0, feedback="xy"), TypeError,
+     "feedback must be a list of one str per option (2), got str 'xy'"),
+    (lambda: number("q", float("nan")), ValueError, "right must be a finite number, got nan"),
+    (lambda: number("q", "1"), TypeError, "right must be a finite number, got str '1'"),
+    (lambda: number("q", 1, tolerance=-1), ValueError,
+     "tolerance must be a finite number >= 0, got -1.0"),
+    (lambda: choice("q", ["a", "b"], 0).check(5), ValueError,
+     "answer must be an index in range(2) (0-based), got 5"),
+    (lambda: choice("q", ["a", "b"], 0).check(0.5), TypeError,
+     "answer must be an option index 0..1 or an option's text, got 0.5"),
+    (lambda: choice("q", ["a", "b"], 0).check("z"), ValueError,
+     "answer must be one of the options ['a', 'b'], got 'z'"),
+    (lambda: number("q", 1).check("one"), ValueError,
+     "answer must be a number or its text, got 'one'"),
+    (lambda: number("q", 1).check(None), TypeError,
+     "answer must be a number or its text, got NoneType None"),
 ])
-def test_bad_input_is_named(call, error, fragment):
-    with pytest.raises(error, match=re.escape(fragment)):
+def test_bad_input_is_named(call, error, message):
+    with pytest.raises(error, match="^" + re.escape(message) + "$"):
         call()
 
 

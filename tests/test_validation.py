@@ -1,5 +1,8 @@
 """Tests for nbcourse._validation: every validator accepts good input unchanged and refuses
-bad input with a message naming the argument, what was expected and what was given."""
+bad input with a message naming the argument, what was expected and what was given; the
+entry points of interact, selfcheck and grading refuse bad arguments in that same form."""
+
+import re
 
 import numpy as np
 import pytest
@@ -146,3 +149,84 @@ def test_check_labels():
         check_labels([[0], [1]], 2)
     with pytest.raises(ValueError, match="y must not contain NaN labels"):
         check_labels([0.0, np.nan], 2)
+
+
+def test_check_text():
+    from nbcourse._validation import check_text
+
+    assert check_text("  prior P(ω₁) ", "label") == "prior P(ω₁)"
+    with pytest.raises(ValueError, match=r"^label must be a non-empty str, got ' '$"):
+        check_text(" ", "label")
+    with pytest.raises(TypeError, match=r"^label must be a non-empty str, got NoneType None$"):
+        check_text(None, "label")
+
+
+def _bad_calls(tmp_path):
+    """One bad call per public entry point of interact, selfcheck and grading: (name, call)."""
+    from nbcourse.grading.assignment import Assignment, Call, Question, Value, load_assignment
+    from nbcourse.grading.check import checker, find_assignment
+    from nbcourse.grading.grader import output_names
+    from nbcourse.interact import explore, parse_control
+    from nbcourse.selfcheck import choice, number
+
+    def draw(n, kind="x"):  # pragma: no cover - never reached by a bad call
+        raise AssertionError
+
+    q = Question("q1", "t", 1, [])
+    return [
+        ("theta", lambda: parse_control("theta", (0, 1, 0))),
+        ("theta", lambda: parse_control("theta", "abc")),
+        ("theta", lambda: parse_control("theta", ["a", "a"])),
+        ("n", lambda: parse_control("n", (1, 3, 1)).index_of(2.5)),
+        ("kind", lambda: parse_control("kind", ["x"]).index_of("y")),
+        ("plot_fn", lambda: explore("draw", n=(1, 3, 1))),
+        ("plot_fn", lambda: explore(lambda n: None, n=(1, 2, 1))),
+        ("plot_fn", lambda: explore(lambda n: 1 / 0, n=(1, 2, 1))),
+        ("plot_fn", lambda: explore(lambda n, alpha: None, n=(1, 2, 1))),
+        ("m", lambda: explore(draw, n=(1, 3, 1), m=[1])),
+        ("controls", lambda: explore(draw)),
+        ("controls", lambda: explore(draw, n=(0, 99, 1))),
+        ("_colour", lambda: explore(draw, n=(1, 3, 1), _colour="red")),
+        ("_dpi", lambda: explore(draw, n=(1, 3, 1), _dpi=0)),
+        ("_still_dpi", lambda: explore(draw, n=(1, 3, 1), _still_dpi=2.5)),
+        ("_max_frames", lambda: explore(draw, n=(1, 3, 1), _max_frames=True)),
+        ("_figsize", lambda: explore(draw, n=(1, 3, 1), _figsize=(6, -1))),
+        ("_initial", lambda: explore(draw, n=(1, 3, 1), _initial=3)),
+        ("_initial", lambda: explore(draw, n=(1, 3, 1), _initial={"m": 1})),
+        ("_initial['n']", lambda: explore(draw, n=(1, 3, 1), _initial={"n": 9})),
+        ("_labels", lambda: explore(draw, n=(1, 3, 1), _labels={"m": "M"})),
+        ("_labels['n']", lambda: explore(draw, n=(1, 3, 1), _labels={"n": ""})),
+        ("_alt", lambda: explore(draw, n=(1, 3, 1), _alt=3)),
+        ("_alt(n=1)", lambda: explore(draw, n=(1, 3, 1), _alt=lambda n: "")),
+        ("prompt", lambda: choice(" ", ["a", "b"], 0)),
+        ("options", lambda: choice("q", ["a"], 0)),
+        ("options[0]", lambda: choice("q", [1, "b"], 0)),
+        ("right", lambda: choice("q", ["a", "b"], -1)),
+        ("feedback", lambda: choice("q", ["a", "b"], 0, feedback=["x"])),
+        ("right", lambda: number("q", float("inf"))),
+        ("tolerance", lambda: number("q", 1, tolerance="0.1")),
+        ("answer", lambda: choice("q", ["a", "b"], 0).check(2)),
+        ("answer", lambda: number("q", 1).check([1])),
+        ("func", lambda: Call("not valid")),
+        ("func", lambda: Call(3)),
+        ("name", lambda: Value("x.y")),
+        ("name", lambda: Question("Q 1", "t", 1, [])),
+        ("points", lambda: Question("q1", "t", 0, [])),
+        ("questions", lambda: Assignment("a", "t", [q, q])),
+        ("path", lambda: load_assignment(tmp_path)),
+        ("name", lambda: find_assignment("no-such-assignment")),
+        ("name", lambda: checker("no-such-assignment")),
+        ("paths", lambda: output_names(["a.ipynb", "a.ipynb"])),
+    ]
+
+
+def test_every_touched_entry_point_says_name_expected_and_got(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no exercises/ folder above: assignments are not found
+    failures = []
+    for name, call in _bad_calls(tmp_path):
+        with pytest.raises((TypeError, ValueError)) as info:
+            call()
+        message = str(info.value)
+        if not re.match(rf"^{re.escape(name)} must be .+, got .+", message, flags=re.DOTALL):
+            failures.append(f"{name}: {type(info.value).__name__}: {message}")
+    assert not failures, "\n".join(failures)

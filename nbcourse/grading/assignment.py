@@ -43,6 +43,22 @@ __all__ = [
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+def _validation():
+    """The library's validators, imported on first use: they load numpy, which
+    ``from nbcourse.grading import check`` does not need until an assignment is built."""
+    from .. import _validation
+
+    return _validation
+
+
+def _check_identifier(value, name, example="a Python identifier"):
+    """Check that ``value`` is a str that is a Python identifier (ASCII)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be {example}, got {_validation()._describe(value)}")
+    if not _NAME.match(value):
+        raise ValueError(f"{name} must be {example}, got {value!r}")
+
+
 @dataclass(frozen=True)
 class Verdict:
     """Outcome of one test: ``passed`` and a message for the student."""
@@ -68,8 +84,7 @@ class Call:
     arrays: bool = True
 
     def __init__(self, func, *args, arrays=True, **kwargs):
-        if not isinstance(func, str) or not _NAME.match(func):
-            raise ValueError(f"func must be a Python identifier, got {func!r}")
+        _check_identifier(func, "func")
         object.__setattr__(self, "func", func)
         object.__setattr__(self, "args", tuple(args))
         object.__setattr__(self, "kwargs", dict(kwargs))
@@ -96,8 +111,7 @@ class Value:
     name: str
 
     def __post_init__(self):
-        if not isinstance(self.name, str) or not _NAME.match(self.name):
-            raise ValueError(f"name must be a Python identifier, got {self.name!r}")
+        _check_identifier(self.name, "name")
 
     def as_tuple(self):
         return ("value", self.name)
@@ -161,10 +175,8 @@ class Question:
     tests: Sequence[Test]
 
     def __post_init__(self):
-        if not _NAME.match(self.name):
-            raise ValueError(f"name must be an identifier like 'q1', got {self.name!r}")
-        if not (self.points > 0):
-            raise ValueError(f"points must be positive, got {self.points!r}")
+        _check_identifier(self.name, "name", "an identifier like 'q1'")
+        _validation().check_positive(self.points, "points")
 
     def probes(self):
         """All probes of the question as plain tuples, in test order."""
@@ -217,7 +229,7 @@ class Assignment:
     def __post_init__(self):
         names = [q.name for q in self.questions]
         if len(set(names)) != len(names):
-            raise ValueError(f"question names must be unique, got {names}")
+            raise ValueError(f"questions must be distinct by name, got names {names}")
 
     @property
     def max_score(self):
@@ -260,7 +272,7 @@ def load_assignment(path, hidden=None):
     folder = Path(path).resolve()
     source = folder / PUBLIC_TESTS
     if not source.is_file():
-        raise ValueError(f"assignment must be a folder containing tests.py, got {str(path)!r}")
+        raise ValueError(f"path must be a folder containing {PUBLIC_TESTS}, got {str(path)!r}")
     module_name = "nbcourse_assignment_" + re.sub(r"\W", "_", folder.name)
     spec = importlib.util.spec_from_file_location(module_name, source)
     module = importlib.util.module_from_spec(spec)
@@ -271,7 +283,8 @@ def load_assignment(path, hidden=None):
         raise ValueError(f"{source} must define ASSIGNMENT = Assignment(...)")
     hidden_source = folder / HIDDEN_TESTS
     if hidden is True and not hidden_source.is_file():
-        raise ValueError(f"hidden tests requested but {hidden_source} does not exist")
+        raise ValueError(f"hidden must be False or None for an assignment without "
+                         f"{HIDDEN_TESTS}, got True ({hidden_source} does not exist)")
     if hidden is not False and hidden_source.is_file():
         assignment = _with_hidden(assignment, module, hidden_source)
     for q in assignment.questions if hidden is not False else ():

@@ -38,8 +38,8 @@ def find_assignment(name):
     for place in places:
         if (place / "tests.py").is_file():
             return place
-    raise ValueError(f"assignment {name!r} not found: expected a folder exercises/{name}/ "
-                     f"with tests.py near {cwd}")
+    raise ValueError(f"name must be an assignment folder with tests.py or the name of one "
+                     f"under exercises/ near {cwd}, got {str(name)!r}, which was not found")
 
 
 def _namespace():

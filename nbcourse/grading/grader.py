@@ -508,7 +508,8 @@ def output_names(paths):
     """
     absolute = [os.path.abspath(os.fspath(p)) for p in paths]
     if len(set(absolute)) != len(absolute):
-        raise ValueError("notebooks must be distinct paths, got a path twice")
+        twice = next(p for i, p in enumerate(absolute) if p in absolute[:i])
+        raise ValueError(f"paths must be distinct, got {twice!r} twice")
     if not absolute:
         return []
     base = os.path.commonpath([os.path.dirname(p) for p in absolute])
