@@ -12,6 +12,8 @@ import nbformat
 import pytest
 from myst_nb.core.variables import format_plain_text as myst_format_plain_text
 
+from nbcourse.grading.assignment import student_files
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -315,9 +317,10 @@ def test_assignments_hold_only_student_files(tree):
         if not folder.is_dir():
             continue
         shipped = sorted(p.name for p in (tree / "exercises" / folder.name).iterdir())
-        assert shipped == sorted(bst.student_files(folder))
-        assert f"{folder.name}.ipynb" in shipped
+        assert shipped == sorted(p.name for p in student_files(folder))
+        assert shipped == [f"{folder.name}.ipynb", "tests.py"]
     assert not list(tree.rglob("solution.ipynb"))
+    assert not list(tree.rglob("hidden_tests.py"))
     assert not list(tree.rglob("*BEGIN SOLUTION*"))
     for nb in tree.joinpath("exercises").rglob("*.ipynb"):
         assert "# BEGIN SOLUTION" not in nb.read_text(encoding="utf-8"), nb

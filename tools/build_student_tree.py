@@ -13,8 +13,9 @@ What goes in, and nothing else:
   Solutions page of the HTML book and the Solutions appendix of the PDF edition.  ``intro.md``,
   the bibliography and the solutions page become notebooks too, so every page opens as a
   notebook.
-- ``exercises/<name>/``: the files of :func:`student_files` for each assignment, never the
-  solution source.
+- ``exercises/<name>/``: the files of :func:`nbcourse.grading.assignment.student_files` for each
+  assignment (the student notebook and the public tests), never the instructor's files
+  (solution source, hidden tests).
 - ``nbcourse/``, ``pyproject.toml``, ``binder/`` and a short ``README.md``: what Binder needs to
   install the environment.
 
@@ -41,18 +42,10 @@ from urllib.parse import quote
 
 import yaml
 
+from nbcourse.grading.assignment import instructor_files, student_files
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "_build" / "student"
-
-
-def student_files(folder: Path) -> list[str]:
-    """The files a student gets from assignment ``folder``: student notebook + public tests.
-
-    The student notebook is ``<name>.ipynb``; ``check()`` reads its tests from ``tests.py``.
-    ``solution.ipynb`` is never part of this list.
-    """
-    name = folder.name
-    return [f"{name}.ipynb", "tests.py"]
 
 
 # --------------------------------------------------------------------------- book structure
@@ -527,11 +520,12 @@ def build(out: Path = DEFAULT_OUT, root: Path = ROOT) -> Path:
     if missing:
         raise ValueError(f"glued values not found in the stored outputs: {missing}")
     for folder in sorted(p for p in (root / "exercises").iterdir() if p.is_dir()):
-        for name in student_files(folder):
-            if name == "solution.ipynb":
-                raise ValueError(f"student_files: solution.ipynb must never reach students ({folder})")
+        private = {f.name for f in instructor_files(folder)}
+        for source in student_files(folder):
+            if source.name in private:
+                raise ValueError(f"student_files: {source.name} must never reach students ({folder})")
             (out / "exercises" / folder.name).mkdir(parents=True, exist_ok=True)
-            shutil.copy2(folder / name, out / "exercises" / folder.name / name)
+            shutil.copy2(source, out / "exercises" / folder.name / source.name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
     shutil.copytree(root / "nbcourse", out / "nbcourse", ignore=ignore)
     shutil.copytree(root / "binder", out / "binder", ignore=ignore)
