@@ -74,8 +74,9 @@ ASSIGNMENT = Assignment(
                  close(_bias([0.9, 0.2], [0.3, 0.6], 0.25))),
         ]),
         Question("q3", "the numbers of Example 3", 2, [
-            Test("ex3_w", Value("ex3_w"), close(_weights(EX3_P, EX3_Q), rtol=1e-6)),
-            Test("ex3_w0", Value("ex3_w0"), close(_bias(EX3_P, EX3_Q, 0.5), rtol=1e-6)),
+            # printed to 4 decimals in the notebook: a value typed from there passes
+            Test("ex3_w", Value("ex3_w"), close(_weights(EX3_P, EX3_Q), rtol=0, atol=1e-4)),
+            Test("ex3_w0", Value("ex3_w0"), close(_bias(EX3_P, EX3_Q, 0.5), rtol=0, atol=1e-4)),
         ]),
         Question("q4", "Laplace estimates", 2, [
             Test("four samples, alpha = 1", Call("laplace_estimates", X_SMALL, Y_SMALL, 1.0),

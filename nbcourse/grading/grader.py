@@ -213,6 +213,21 @@ def parse_str_repr(text, limit=MAX_PAYLOAD):
     return value if len(value) <= limit else None
 
 
+def _cell_error(reply):
+    """``"SyntaxError: invalid syntax (line 3)"`` from a failed cell's reply, without the
+    kernel's temporary file name."""
+    import re
+
+    value = re.sub(r"\((?:[^()]*), line (\d+)\)$", r"(line \1)", reply.evalue.strip())
+    return clip(f"{reply.ename}: {value}" if value else reply.ename or "error", 200)
+
+
+def _defines(source, name):
+    from .check import _defines as defines
+
+    return defines(source, name)
+
+
 class _Run:
     """State of one submission's kernel: executed cells, restarts, notes, deadline.
 
@@ -223,6 +238,7 @@ class _Run:
         self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
         self.deadline = time.monotonic() + limits.total_timeout
         self.executed: list[int] = []
+        self.errors: dict[int, str] = {}  # cell index -> "SyntaxError: ..." on its first run
         self.notes: list[str] = []
         self.restarts = 0
         self.sandbox = None
@@ -285,11 +301,27 @@ class _Run:
             reply = self.sandbox.execute(code, self._cell_time())
             if reply.status in ("ok", "error"):
                 self.executed.append(i)
+                if reply.status == "error":
+                    self.errors[i] = _cell_error(reply)
                 continue
             what = "timed out" if reply.status == "timeout" else "stopped the kernel"
             self.notes.append(f"cell {i + 1} {what}")
             if self._broken(reply) and not self.restart():
                 return
+
+    def failed_definitions(self, question):
+        """Notes naming each cell that defines a name the question probes and failed
+        (after its last successful definition)."""
+        notes = []
+        for name in dict.fromkeys(p[1] for p in question.probes()):
+            last = None  # (cell, error) of the latest cell that defines name, if it failed
+            for i in sorted(self.executed):
+                if _defines(self.cells[i], name):
+                    last = (i, self.errors[i]) if i in self.errors else None
+            if last is not None:
+                notes.append(f"{question.name}: the cell that defines {name} (code cell "
+                             f"{last[0] + 1}) failed with {last[1]}")
+        return notes
 
     def extract(self, question):
         """Evaluate the question's probes; return one result record per probe."""
@@ -383,6 +415,8 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
             run.close()
             run.start()
         run.run_cells()
+        for q in assignment.questions:
+            run.notes.extend(run.failed_definitions(q))
         records = {q.name: run.extract(q) for q in assignment.questions}
         status = "graded"
     except (KernelDied, OSError) as exc:
