@@ -197,3 +197,109 @@ def test_test_counts_are_singular_or_plural(passed_tests, text, capsys):
     Checker(assignment, {"x": 2.0})("q1")
     out = capsys.readouterr().out
     assert f"0 of {passed_tests} public test{'s' if passed_tests > 1 else ''} passed" in out
+
+
+# --- written answers -------------------------------------------------------------------
+
+
+def _student_with_answer(tmp_path, name, answer, keep_ids=True):
+    nb = nbformat.read(student_path(EX01), as_version=4)
+    cell = next(c for c in nb.cells if "*Write your answer here.*" in c.source)
+    cell.source = answer
+    if not keep_ids:
+        for c in nb.cells:
+            c.pop("id", None)
+        nb.nbformat_minor = 4
+    path = tmp_path / "subs" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    return path
+
+
+def test_written_questions_are_found_in_every_assignment():
+    from nbcourse.grading.written import written_questions
+
+    found = {folder.name: sorted(written_questions(folder)) for folder in ASSIGNMENTS}
+    assert found == {"01-binary-discriminant": ["q5"], "02-q-minus-j": ["q6"],
+                     "03-two-models": ["q6"], "04-experiments": ["q7"],
+                     "05-discrete-features": ["q5", "q7"]}
+
+
+def test_written_answers_by_cell_id_and_by_section(tmp_path):
+    from nbcourse.grading.written import written_answers
+
+    answer = "The prior must drop below 0.494 <b>& no more</b>."
+    with_ids = _student_with_answer(tmp_path, "a.ipynb", answer)
+    without = _student_with_answer(tmp_path, "b.ipynb", answer, keep_ids=False)
+    untouched = student_path(EX01)
+    for path in (with_ids, without):
+        cells = json.loads(path.read_text())["cells"]
+        assert written_answers(EX01, cells) == {"q5": answer}
+    assert written_answers(EX01, json.loads(untouched.read_text())["cells"]) == {"q5": ""}
+
+
+def test_written_answers_are_exported_and_hand_scores_merged(tmp_path):
+    from nbcourse.__main__ import main
+    from nbcourse.grading import Limits
+    from nbcourse.grading.grader import grade_batch
+
+    good = _student_with_answer(tmp_path, "ada.ipynb", "=1+1 <script>alert(1)</script>\nline 2")
+    blank = _student_with_answer(tmp_path, "bob.ipynb", "*Write your answer here.*")
+    out = tmp_path / "out"
+    limits = Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536,
+                    max_procs=48)
+    grade_batch(EX01, [good, blank], out, workers=1, limits=limits, progress=None)
+
+    with open(out / "written-answers.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["submission"], r["question"]) for r in rows] == [("ada.ipynb", "q5"),
+                                                                ("bob.ipynb", "q5")]
+    assert rows[0]["answer"] == "'=1+1 <script>alert(1)</script>\nline 2"  # never a formula
+    assert rows[1]["answer"] == ""
+    page = (out / "written-answers.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>" not in page
+    assert "(no answer)" in page
+
+    rows[0].update(points="1.5", max_points="2", comment="Right threshold, no reason given.")
+    rows[1].update(points="0")
+    scores = tmp_path / "scores.csv"
+    with open(scores, "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    for _ in range(2):  # merging twice gives the same result
+        assert main(["grade-merge", "--out", str(out), str(scores)]) == 0
+        with open(out / "grades.csv", encoding="utf-8", newline="") as f:
+            grades = {r["submission"]: r for r in csv.DictReader(f)}
+        assert float(grades["ada.ipynb"]["written_q5"]) == 1.5
+        assert float(grades["ada.ipynb"]["total"]) == 0 + 1.5  # the untouched code scores 0
+        assert float(grades["ada.ipynb"]["max"]) == 10 + 2
+        assert float(grades["bob.ipynb"]["max"]) == 10 + 1  # --max-points default
+        results = json.loads((out / "ada.ipynb" / "results.json").read_text())
+        written = [t for t in results["tests"] if t["name"] == "q5 (written answer)"]
+        assert written == [{"name": "q5 (written answer)", "score": 1.5, "max_score": 2.0,
+                            "output": "Right threshold, no reason given.",
+                            "visibility": "visible"}]
+        assert results["score"] == 1.5
+
+
+def test_grade_merge_names_bad_scores(tmp_path, capsys):
+    from nbcourse.__main__ import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "grades.csv").write_text("submission,q1,total,max,status,reason,seconds\n"
+                                    "a.ipynb,1,1,2,graded,,1.0\n", encoding="utf-8")
+    scores = tmp_path / "scores.csv"
+    scores.write_text("submission,question,points\nz.ipynb,q5,1\n", encoding="utf-8")
+    assert main(["grade-merge", "--out", str(out), str(scores)]) == 2
+    assert "not in" in capsys.readouterr().err and "z.ipynb" in scores.read_text()
+    scores.write_text("submission,question,points\na.ipynb,q5,lots\n", encoding="utf-8")
+    assert main(["grade-merge", "--out", str(out), str(scores)]) == 2
+    assert "points must be a number, got 'lots' in row 2" in capsys.readouterr().err
+    scores.write_text("submission,question,points\na.ipynb,q5,3\n", encoding="utf-8")
+    assert main(["grade-merge", "--out", str(out), str(scores)]) == 2
+    assert "points must be at most max_points (1), got 3 in row 2" in capsys.readouterr().err
+    scores.write_text("name,score\n", encoding="utf-8")
+    assert main(["grade-merge", "--out", str(out), str(scores)]) == 2
+    assert "columns submission, question, points" in capsys.readouterr().err

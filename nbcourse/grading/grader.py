@@ -12,7 +12,8 @@ Flow for one submission (:func:`grade_notebook`):
 4. parse that string strictly in this process and score it with the assignment's checks.
 
 :func:`grade_batch` spreads submissions over worker processes, prints one progress line per
-finished submission and writes ``grades.csv`` plus ``<path>/results.json`` (Gradescope).
+finished submission and writes ``grades.csv`` plus ``<path>/results.json`` (Gradescope), and
+the written answers for a person to score (:mod:`nbcourse.grading.written`).
 
 Everything read from a submission is untrusted: the notebook is read only if it is a
 regular file (no symlink, FIFO or device) within a size cap; the kernel's reply is parsed
@@ -509,7 +510,7 @@ def write_gradebook(assignment, results, path):
 
 # --- batch with worker processes -------------------------------------------------------
 
-_RESERVED = {"grades.csv", "results.json"}
+_RESERVED = {"grades.csv", "results.json", "written-answers.csv", "written-answers.html"}
 
 
 def _safe_component(part):
@@ -533,7 +534,8 @@ def _safe_component(part):
 def output_names(paths):
     """Injective, safe output names for ``paths``: each path relative to the folder the
     paths share, one percent-encoded component per folder (so per-student folders are
-    kept), never ``.``/``..``, never hidden, never ``grades.csv`` or ``results.json``.
+    kept), never ``.``/``..``, never hidden, never an output file's name (``grades.csv``,
+    ``results.json``, the written-answers files).
 
     >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
     ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
@@ -707,6 +709,9 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     for t in threads:
         t.join()
     write_gradebook(assignment, results, out_dir / "grades.csv")
+    from .written import export_written
+
+    export_written(assignment.path, notebooks, names, out_dir)
     return results
 
 
