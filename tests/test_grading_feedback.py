@@ -7,9 +7,9 @@ import json
 import nbformat
 import numpy as np
 import pytest
-from hostile import EX01, EX02, ROOT, code_cells, notebook
+from hostile import EX01, ROOT, code_cells, notebook
 
-from nbcourse.grading import Call, Test, Value, checker, close
+from nbcourse.grading import Test, Value, checker, close
 from nbcourse.grading.generate import student_path
 
 ASSIGNMENTS = sorted(p.parent for p in (ROOT / "exercises").glob("*/tests.py"))
@@ -129,7 +129,9 @@ def test_placeholders_are_described_in_the_students_words(capsys):
     check = checker(str(EX01), namespace=namespace)
     check("q1")
     check("q3")
+    check("q5")  # a reasoning check of the assignment's own
     out = capsys.readouterr().out
+    assert "prior1_for_omega2 is still ...; replace the ... with your answer" in out
     assert ("log_odds_weights is not written yet: replace its raise NotImplementedError(...) "
             "line with your code") in out
     assert "ex3_w is still ...; replace the ... with your answer" in out

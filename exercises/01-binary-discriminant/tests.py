@@ -8,7 +8,7 @@ the student's kernel only supplies plain values.
 import numpy as np
 
 from nbcourse import estimate_binary, two_class_discriminant
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close
+from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
 
 EX3_P, EX3_Q = [0.8, 0.8, 0.8], [0.5, 0.5, 0.5]
 
@@ -41,7 +41,7 @@ def _estimates(X, y, alpha):
 def _is_prior_for_omega2(result):
     """Reasoning check: a prior P(ω_1) in (0, 1) under which x = (1, 1, 0) goes to ω_2."""
     if not result["ok"]:
-        return Verdict(False, f"your code raised {result['error']}")
+        return error_verdict(result)
     value = result["value"]
     if isinstance(value, bool) or not isinstance(value, int | float):
         return Verdict(False, "prior1_for_omega2 must be a number")

@@ -33,6 +33,7 @@ __all__ = [
     "Verdict",
     "close",
     "equal",
+    "error_verdict",
     "instructor_files",
     "load_assignment",
     "parse_results",
@@ -467,11 +468,22 @@ def _show(value, limit=SHOW_CHARS, digits=10):
     return text if len(text) <= 2 * limit else text[:2 * limit] + "..."
 
 
-def _error_verdict(result):
+def error_verdict(result, prefix="your code raised "):
+    """The failed :class:`Verdict` for a probe that gave an error (``result["ok"]`` false):
+    an answer not given yet is described as such, any other error follows ``prefix``.
+
+    >>> error_verdict({"ok": False, "error": "ZeroDivisionError: division by zero"}).message
+    'your code raised ZeroDivisionError: division by zero'
+    >>> error_verdict({"ok": False, "error": "Placeholder: x is still ..."}).message
+    'x is still ...'
+    """
     error = result["error"]
     if error.startswith("Placeholder: "):
         return Verdict(False, error[len("Placeholder: "):])
-    return Verdict(False, f"your code raised {error}")
+    return Verdict(False, f"{prefix}{error}")
+
+
+_error_verdict = error_verdict
 
 
 def _tolerance(rtol, atol):
