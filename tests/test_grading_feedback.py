@@ -84,6 +84,17 @@ def test_check_names_an_exception_in_the_defining_cell_and_ignores_other_failure
     assert "all 2 public tests passed" in _outputs_text(nb.cells[5])
 
 
+def test_a_later_cell_clears_only_the_names_it_defines():
+    from nbcourse.grading.check import CellFailures
+
+    failures = CellFailures()
+    failures.record("def bias(p, q):\n    x = p\n    return (", SyntaxError("invalid syntax"))
+    failures.record("x = 2\ny = 3", None)  # uses x too, but does not define bias
+    assert failures.failure("bias") == "SyntaxError: invalid syntax"
+    failures.record("bias = lambda p, q: 0.0", None)
+    assert failures.failure("bias") is None
+
+
 @pytest.mark.parametrize("source, name, expected", [
     ("def bias(p, q, prior1):\n    return (", "bias", True),
     ("ex3_w, ex3_w0 = 1, 2", "ex3_w0", True),

@@ -89,16 +89,19 @@ class CellFailures:
     ``post_run_cell`` events: ``failure(name)`` is ``"SyntaxError: ..."`` or None."""
 
     def __init__(self):
-        self.failed = []  # (source, error text) of failed cells, oldest first
+        self.failed = {}  # name -> error text of the latest failed cell that defines it
 
     def record(self, source, error):
         """Note one executed cell: ``error`` is None, an exception or its text."""
         if error is None:
             # a cell that ran defines its names afresh: forget older failures of them
-            self.failed = [(s, e) for s, e in self.failed
-                           if not any(_defines(source, n) for n in _names(s))]
-        else:
-            self.failed.append((source, error if isinstance(error, str) else _error_text(error)))
+            for name in [n for n in self.failed if _defines(source, n)]:
+                del self.failed[name]
+            return
+        text = error if isinstance(error, str) else _error_text(error)
+        for name in _names(source):
+            if _defines(source, name):
+                self.failed[name] = text
 
     def post_run_cell(self, result):
         error = getattr(result, "error_before_exec", None) or getattr(result, "error_in_exec",
@@ -106,10 +109,7 @@ class CellFailures:
         self.record(getattr(result.info, "raw_cell", "") or "", error)
 
     def failure(self, name):
-        for source, error in reversed(self.failed):
-            if _defines(source, name):
-                return error
-        return None
+        return self.failed.get(name)
 
 
 def _names(source):
