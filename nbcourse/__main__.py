@@ -5,6 +5,7 @@ Commands
 reproduce   print Williams (2024) Tables 1-2: the paper's values, ours, and 95% intervals
 grade       grade submitted notebooks against an assignment
 gradescope  build a Gradescope autograder bundle for an assignment
+grade-merge add hand-scored written answers to a graded batch's grades.csv and results
 """
 
 import importlib
@@ -14,6 +15,7 @@ COMMANDS = {
     "reproduce": ("nbcourse.experiments.cli", "main"),
     "grade": ("nbcourse.grading.cli", "grade_main"),
     "gradescope": ("nbcourse.grading.cli", "gradescope_main"),
+    "grade-merge": ("nbcourse.grading.cli", "merge_main"),
 }
 
 

@@ -169,7 +169,8 @@ def test_check_reports_placeholders_and_errors_kindly(capsys):
     check("q4")
     check("q1")
     out = capsys.readouterr().out
-    assert "still the placeholder ..." in out
+    assert "eq13_threshold is still ...; replace the ... with your answer" in out
+    assert "ProbeError" not in out and "your code raised" not in out.split("\n")[1]
     assert "NameError: q_minus_j is not defined" in out
 
 

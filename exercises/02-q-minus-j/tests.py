@@ -15,7 +15,7 @@ from nbcourse import (
     q_minus_j,
     upper_bound,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close
+from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
 
 
 def _dirichlet(seed, K, size=None, alpha=1.0):
@@ -41,7 +41,7 @@ def _map_differs(pi_r, theta_c_r, theta_d_r, j_r):
     for name, result in zip(("q6_pi", "q6_theta_c", "q6_theta_d", "q6_j"),
                             (pi_r, theta_c_r, theta_d_r, j_r), strict=True):
         if not result["ok"]:
-            return Verdict(False, f"{name}: {result['error']}")
+            return error_verdict(result, f"{name}: ")
     j = j_r["value"]
     if isinstance(j, bool) or not isinstance(j, int):
         return Verdict(False, f"q6_j must be an int, got {j!r}")

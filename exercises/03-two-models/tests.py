@@ -18,7 +18,7 @@ from nbcourse import (
     pob_linear_weights,
     posterior_table,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close
+from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
 
 # --- q1: one-hot codes ------------------------------------------------------------------
 
@@ -119,7 +119,7 @@ def _as_groups(value, n_columns):
 def _check_groups(result):
     """Reasoning check: the answer is the set of one-hot groups nbcourse finds in BARE."""
     if not result["ok"]:
-        return Verdict(False, f"your code raised {result['error']}")
+        return error_verdict(result)
     bare = np.array(BARE)
     answer = _as_groups(result["value"], bare.shape[1])
     if isinstance(answer, str):

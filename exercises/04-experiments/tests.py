@@ -16,7 +16,7 @@ from nbcourse import (
     log_posteriors,
     sample_log_classifiers,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close
+from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
 
 # --- classifiers for q1-q3 ---------------------------------------------------------------
 
@@ -115,7 +115,7 @@ def _below_diagonal(theta_c_r, theta_d_r, j_r):
     for name, result in zip(("q7_theta_c", "q7_theta_d", "q7_j"), (theta_c_r, theta_d_r, j_r),
                             strict=True):
         if not result["ok"]:
-            return Verdict(False, f"{name}: {result['error']}")
+            return error_verdict(result, f"{name}: ")
     j = j_r["value"]
     if isinstance(j, bool) or not isinstance(j, int):
         return Verdict(False, f"q7_j must be an int, got {j!r}")

@@ -7,7 +7,7 @@ inputs and expected values below appear nowhere in what students receive.
 # ruff: noqa: F821
 
 from nbcourse import expected_empty_cells
-from nbcourse.grading import Call, Test, Value, Verdict, close
+from nbcourse.grading import Call, Test, Value, Verdict, close, error_verdict
 
 TABLE3 = _random_table(61, 3, (2, 3, 2))
 PRIOR3 = [0.5, 0.2, 0.3]
@@ -16,7 +16,7 @@ PRIOR3 = [0.5, 0.2, 0.3]
 def _n_half(result):
     """Reasoning check: the smallest N with fewer than V/2 cells expected empty (V = 1000)."""
     if not result["ok"]:
-        return Verdict(False, f"your code raised {result['error']}")
+        return error_verdict(result)
     n = result["value"]
     if isinstance(n, bool) or not isinstance(n, int | float) or n != int(n) or n < 1:
         return Verdict(False, f"n_half must be a positive whole number, got {n!r}")

@@ -33,6 +33,7 @@ __all__ = [
     "Verdict",
     "close",
     "equal",
+    "error_verdict",
     "instructor_files",
     "load_assignment",
     "parse_results",
@@ -94,9 +95,15 @@ class Call:
     def as_tuple(self):
         return ("call", self.func, list(self.args), dict(self.kwargs), self.arrays)
 
-    def describe(self):
-        parts = [json.dumps(a) for a in self.args]
-        parts += [f"{k}={json.dumps(v)}" for k, v in self.kwargs.items()]
+    def describe(self, short=False):
+        """``func(args)`` as text; with ``short``, long arguments are abbreviated.
+
+        >>> Call("f", [[0, 1]] * 40, 2).describe(short=True)
+        'f([[0, 1], [0, 1], [0, 1], [0, 1], [0, 1], ... (40 items)], 2)'
+        """
+        show = _show if short else json.dumps
+        parts = [show(a) for a in self.args]
+        parts += [f"{k}={show(v)}" for k, v in self.kwargs.items()]
         return f"{self.func}({', '.join(parts)})"
 
 
@@ -116,7 +123,7 @@ class Value:
     def as_tuple(self):
         return ("value", self.name)
 
-    def describe(self):
+    def describe(self, short=False):
         return self.name
 
 
@@ -424,13 +431,82 @@ def _numbers_match(got, want, rtol, atol):
     return math.isfinite(got) and abs(got - want) <= atol + rtol * abs(want)
 
 
-def _show(value):
-    text = json.dumps(value)
-    return text if len(text) <= 200 else text[:200] + "..."
+SHOW_CHARS = 60
 
 
-def _error_verdict(result):
-    return Verdict(False, f"your code raised {result['error']}")
+def _number(x, digits=10):
+    if isinstance(x, bool) or not isinstance(x, float):
+        return json.dumps(x)
+    if not math.isfinite(x):
+        return repr(x)
+    text = f"{x:.{digits}g}"
+    return text if ("." in text or "e" in text or "n" in text) else text + ".0"
+
+
+def _show(value, limit=SHOW_CHARS, digits=10):
+    """A short text of a plain value: numbers to ``digits`` significant digits, long lists
+    cut after the items that fit in about ``limit`` characters.
+
+    >>> _show(list(range(100)))
+    '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, ... (100 items)]'
+    >>> _show(1.3862943611198908, digits=6)
+    '1.38629'
+    """
+    if isinstance(value, list):
+        items, used = [], 2
+        for item in value:
+            text = _show(item, limit, digits)
+            if items and used + len(text) > limit:
+                return "[" + ", ".join(items) + f", ... ({len(value)} items)]"
+            items.append(text)
+            used += len(text) + 2
+        return "[" + ", ".join(items) + "]"
+    if isinstance(value, dict):
+        text = json.dumps(value)
+        return text if len(text) <= limit else text[:limit] + "...}"
+    text = _number(value, digits)
+    return text if len(text) <= 2 * limit else text[:2 * limit] + "..."
+
+
+def error_verdict(result, prefix="your code raised "):
+    """The failed :class:`Verdict` for a probe that gave an error (``result["ok"]`` false):
+    an answer not given yet is described as such, any other error follows ``prefix``.
+
+    >>> error_verdict({"ok": False, "error": "ZeroDivisionError: division by zero"}).message
+    'your code raised ZeroDivisionError: division by zero'
+    >>> error_verdict({"ok": False, "error": "Placeholder: x is still ..."}).message
+    'x is still ...'
+    """
+    error = result["error"]
+    if error.startswith("Placeholder: "):
+        return Verdict(False, error[len("Placeholder: "):])
+    return Verdict(False, f"{prefix}{error}")
+
+
+_error_verdict = error_verdict
+
+
+def _tolerance(rtol, atol):
+    """How far from the expected value an answer may be, in words.
+
+    >>> _tolerance(0, 1e-4)
+    '± 0.0001'
+    >>> _tolerance(1e-6, 0)
+    '± 1e-06 × |expected|'
+    """
+    if rtol == 0 and atol == 0:
+        return "exactly"
+    parts = ([f"{atol:g}"] if atol else []) + ([f"{rtol:g} × |expected|"] if rtol else [])
+    return "± " + " + ".join(parts)
+
+
+def _digits(want, rtol, atol):
+    """Significant digits that show ``want`` as finely as the tolerance needs (3 to 17)."""
+    biggest = max((abs(x) for x in _flat(want) if math.isfinite(x)), default=1.0) or 1.0
+    step = atol + rtol * biggest
+    if step <= 0:
+        return 17
+    return max(3, min(17, math.ceil(math.log10(biggest / step)) + 2))
 
 
 def _mismatch(got, want, rtol, atol):
@@ -456,7 +532,9 @@ def close(expected, rtol=1e-7, atol=1e-10):
 
     ``expected`` is a value or a zero-argument callable (evaluated once, lazily, in the
     trusted process). Booleans are not numbers here, lengths must match exactly, and NaN
-    matches only an expected NaN.
+    matches only an expected NaN. A failed check shows the expected value with this
+    tolerance; for a value students type from a printout rounded to 4 decimals, use
+    ``rtol=0, atol=1e-4`` or wider.
 
     >>> close(0.5)({"ok": True, "value": 0.5 + 1e-12}).passed
     True
@@ -482,7 +560,9 @@ def close(expected, rtol=1e-7, atol=1e-10):
         got_shape, want_shape = _shape(got), _shape(target)
         if want_shape is not None and got_shape is not None and got_shape != want_shape:
             return Verdict(False, f"expected shape {want_shape}, got shape {got_shape}")
-        return Verdict(False, f"{reason}: expected {_show(target)}, got {_show(got)}")
+        digits = _digits(target, rtol, atol)
+        return Verdict(False, f"{reason}: expected {_show(target, digits=digits)} "
+                              f"({_tolerance(rtol, atol)}), got {_show(got, digits=digits)}")
 
     return check
 

@@ -13,13 +13,14 @@ in the student's own kernel, so it trusts that kernel; the grader does not.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 from .assignment import load_assignment
 from .probe import evaluate
 
-__all__ = ["Checker", "checker", "find_assignment"]
+__all__ = ["CellFailures", "Checker", "checker", "find_assignment"]
 
 
 def find_assignment(name):
@@ -54,15 +55,107 @@ def _namespace():
     return sys._getframe(2).f_globals
 
 
+def _defines(source, name):
+    """Whether the cell ``source`` defines ``name`` (a ``def``/``class`` or an assignment).
+
+    Read from the text, so that a cell with a syntax error still counts.
+
+    >>> _defines("def bias(p, q, prior1):\\n    return (", "bias")
+    True
+    >>> _defines("ex3_w, ex3_w0 = 1, 2", "ex3_w0")
+    True
+    >>> _defines("print(bias)", "bias")
+    False
+    """
+    word = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+    for line in source.split("\n"):
+        head = re.match(r"\s*(?:async\s+)?(?:def|class)\s+(\w+)", line)
+        if head:
+            if head.group(1) == name:
+                return True
+            continue
+        target = _ASSIGNED.match(line)
+        if target and word.search(target.group(1)) and not re.search(r"\w\s*\(",
+                                                                     target.group(1)):
+            return True
+    return False
+
+
+_ASSIGNED = re.compile(r"^\s*([\w\s,()\[\]*.]+?)\s*(?::[^=]*)?[-+*/%@&|^]?=(?!=)")
+
+
+class CellFailures:
+    """The cells that failed since each name was last defined, from IPython's
+    ``post_run_cell`` events: ``failure(name)`` is ``"SyntaxError: ..."`` or None."""
+
+    def __init__(self):
+        self.failed = {}  # name -> error text of the latest failed cell that defines it
+
+    def record(self, source, error):
+        """Note one executed cell: ``error`` is None, an exception or its text."""
+        if error is None:
+            # a cell that ran defines its names afresh: forget older failures of them
+            for name in [n for n in self.failed if _defines(source, n)]:
+                del self.failed[name]
+            return
+        text = error if isinstance(error, str) else _error_text(error)
+        for name in _names(source):
+            if _defines(source, name):
+                self.failed[name] = text
+
+    def post_run_cell(self, result):
+        error = getattr(result, "error_before_exec", None) or getattr(result, "error_in_exec",
+                                                                      None)
+        self.record(getattr(result.info, "raw_cell", "") or "", error)
+
+    def failure(self, name):
+        return self.failed.get(name)
+
+
+def _names(source):
+    return set(re.findall(r"[A-Za-z_]\w*", source))
+
+
+def _error_text(error):
+    text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    if isinstance(error, SyntaxError) and error.lineno:
+        text = f"{type(error).__name__}: {error.msg} (line {error.lineno})"
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _watch(shell):
+    """The :class:`CellFailures` of IPython ``shell``, registered once per shell."""
+    watcher = getattr(shell, "_nbcourse_cell_failures", None)
+    if watcher is None:
+        watcher = CellFailures()
+        shell.events.register("post_run_cell", watcher.post_run_cell)
+        shell._nbcourse_cell_failures = watcher
+    return watcher
+
+
+def _shell():
+    try:
+        from IPython import get_ipython
+
+        return get_ipython()
+    except ImportError:
+        return None
+
+
+def _plural(n, word):
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 class Checker:
     """Run public tests of an assignment against a namespace (the notebook's by default).
 
     Calling it with a question name prints a report; ``last`` keeps ``(passed, total)``.
     """
 
-    def __init__(self, assignment, namespace=None):
+    def __init__(self, assignment, namespace=None, failures=None):
         self.assignment = assignment
         self.namespace = namespace
+        self.failures = failures
         self.last = (0, 0)
 
     def __call__(self, question="all"):
@@ -86,22 +179,47 @@ class Checker:
         head = f"{question.name} — {question.title}"
         if not public:
             return 0, 0, f"{head}: no public tests; this question is checked when graded."
+        broken = self._broken_definitions(question)
+        if broken:
+            lines = [f"  ✘ the cell that defines {name} failed with {error}" for name, error
+                     in broken]
+            return 0, len(public), "\n".join([
+                f"{head}: not checked, because a cell it needs failed", *lines,
+                "  Fix that cell and run it again: the tests do not use the older definition "
+                "still in memory."])
         lines, passed = [], 0
         for test in public:
             results = [evaluate(p.as_tuple(), namespace) for p in test.probes]
             verdict = test.verdict(results)
             passed += verdict.passed
             if not verdict.passed:
-                tried = ", ".join(p.describe() for p in test.probes)
+                tried = ", ".join(p.describe(short=True) for p in test.probes)
                 lines.append(f"  ✘ {test.name}: {verdict.message}\n      (checked {tried})")
         hidden = sum(t.hidden for t in question.tests)
         if passed == len(public):
-            more = f" {hidden} more hidden test(s) run when graded." if hidden else ""
-            return passed, len(public), f"{head}: all {passed} public tests passed ✔{more}"
-        summary = f"{head}: {passed} of {len(public)} public tests passed"
+            more = (f" {_plural(hidden, 'more hidden test')} run when graded." if hidden
+                    else "")
+            every = "the public test" if passed == 1 else f"all {passed} public tests"
+            return passed, len(public), f"{head}: {every} passed ✔{more}"
+        summary = f"{head}: {passed} of {_plural(len(public), 'public test')} passed"
         return passed, len(public), "\n".join([summary, *lines])
 
 
+    def _broken_definitions(self, question):
+        failures = self.failures
+        if failures is None:
+            return []
+        names = dict.fromkeys(p.as_tuple()[1] for t in question.tests if not t.hidden
+                              for p in t.probes)
+        return [(n, e) for n in names if (e := failures.failure(n)) is not None]
+
+
 def checker(name, namespace=None):
-    """Return the ``check`` function for assignment ``name`` (see module docstring)."""
-    return Checker(load_assignment(find_assignment(name), hidden=False), namespace)
+    """Return the ``check`` function for assignment ``name`` (see module docstring).
+
+    In IPython, ``check`` also watches which cells fail (``post_run_cell``) and reports a
+    question whose defining cell failed instead of checking an older definition.
+    """
+    assignment = load_assignment(find_assignment(name), hidden=False)
+    shell = _shell() if namespace is None else None
+    return Checker(assignment, namespace, _watch(shell) if shell is not None else None)

@@ -1,4 +1,4 @@
-"""``python -m nbcourse grade ...`` and ``python -m nbcourse gradescope ...``."""
+"""``python -m nbcourse grade ...``, ``... gradescope ...`` and ``... grade-merge ...``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .assignment import load_assignment
 
-__all__ = ["gradescope_main", "grade_main"]
+__all__ = ["gradescope_main", "grade_main", "merge_main"]
 
 
 def _limit_options(parser):
@@ -85,6 +85,32 @@ def grade_main(argv=None):
     graded = sum(r.status == "graded" for r in results)
     print(f"{len(results)} submissions ({graded} graded, {len(results) - graded} invalid or "
           f"failed) in {seconds:.1f} s -> {Path(args.out) / 'grades.csv'}")
+    return 0
+
+
+def merge_main(argv=None):
+    """Merge hand-scored written answers into ``OUT/grades.csv`` and each results.json."""
+    parser = argparse.ArgumentParser(
+        prog="python -m nbcourse grade-merge",
+        description="Add the points of written answers, scored by hand in the "
+                    "written-answers.csv that 'grade' wrote, to grades.csv and to every "
+                    "results.json of the batch. Rows with empty points are left out; "
+                    "merging again replaces the earlier written scores.")
+    parser.add_argument("--out", required=True, help="the output folder of 'grade'")
+    parser.add_argument("--max-points", type=float, default=1.0,
+                        help="points of a written answer whose max_points cell is empty "
+                             "(default 1)")
+    parser.add_argument("scores", help="CSV with columns submission, question, points "
+                                       "(optionally max_points, comment)")
+    args = parser.parse_args(argv)
+    from .written import merge_scores
+
+    try:
+        count = merge_scores(args.out, args.scores, args.max_points)
+    except (ValueError, OSError) as exc:
+        print(f"nbcourse grade-merge: {exc}", file=sys.stderr)
+        return 2
+    print(f"merged written scores of {count} submissions into {Path(args.out) / 'grades.csv'}")
     return 0
 
 

@@ -12,7 +12,8 @@ Flow for one submission (:func:`grade_notebook`):
 4. parse that string strictly in this process and score it with the assignment's checks.
 
 :func:`grade_batch` spreads submissions over worker processes, prints one progress line per
-finished submission and writes ``grades.csv`` plus ``<path>/results.json`` (Gradescope).
+finished submission and writes ``grades.csv`` plus ``<path>/results.json`` (Gradescope), and
+the written answers for a person to score (:mod:`nbcourse.grading.written`).
 
 Everything read from a submission is untrusted: the notebook is read only if it is a
 regular file (no symlink, FIFO or device) within a size cap; the kernel's reply is parsed
@@ -213,6 +214,21 @@ def parse_str_repr(text, limit=MAX_PAYLOAD):
     return value if len(value) <= limit else None
 
 
+def _cell_error(reply):
+    """``"SyntaxError: invalid syntax (line 3)"`` from a failed cell's reply, without the
+    kernel's temporary file name."""
+    import re
+
+    value = re.sub(r"\((?:[^()]*), line (\d+)\)$", r"(line \1)", reply.evalue.strip())
+    return clip(f"{reply.ename}: {value}" if value else reply.ename or "error", 200)
+
+
+def _defines(source, name):
+    from .check import _defines as defines
+
+    return defines(source, name)
+
+
 class _Run:
     """State of one submission's kernel: executed cells, restarts, notes, deadline.
 
@@ -223,6 +239,7 @@ class _Run:
         self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
         self.deadline = time.monotonic() + limits.total_timeout
         self.executed: list[int] = []
+        self.errors: dict[int, str] = {}  # cell index -> "SyntaxError: ..." on its first run
         self.notes: list[str] = []
         self.restarts = 0
         self.sandbox = None
@@ -285,11 +302,27 @@ class _Run:
             reply = self.sandbox.execute(code, self._cell_time())
             if reply.status in ("ok", "error"):
                 self.executed.append(i)
+                if reply.status == "error":
+                    self.errors[i] = _cell_error(reply)
                 continue
             what = "timed out" if reply.status == "timeout" else "stopped the kernel"
             self.notes.append(f"cell {i + 1} {what}")
             if self._broken(reply) and not self.restart():
                 return
+
+    def failed_definitions(self, question):
+        """Notes naming each cell that defines a name the question probes and failed
+        (after its last successful definition)."""
+        notes = []
+        for name in dict.fromkeys(p[1] for p in question.probes()):
+            last = None  # (cell, error) of the latest cell that defines name, if it failed
+            for i in sorted(self.executed):
+                if _defines(self.cells[i], name):
+                    last = (i, self.errors[i]) if i in self.errors else None
+            if last is not None:
+                notes.append(f"{question.name}: the cell that defines {name} (code cell "
+                             f"{last[0] + 1}) failed with {last[1]}")
+        return notes
 
     def extract(self, question):
         """Evaluate the question's probes; return one result record per probe."""
@@ -383,6 +416,8 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
             run.close()
             run.start()
         run.run_cells()
+        for q in assignment.questions:
+            run.notes.extend(run.failed_definitions(q))
         records = {q.name: run.extract(q) for q in assignment.questions}
         status = "graded"
     except (KernelDied, OSError) as exc:
@@ -475,7 +510,7 @@ def write_gradebook(assignment, results, path):
 
 # --- batch with worker processes -------------------------------------------------------
 
-_RESERVED = {"grades.csv", "results.json"}
+_RESERVED = {"grades.csv", "results.json", "written-answers.csv", "written-answers.html"}
 
 
 def _safe_component(part):
@@ -499,7 +534,8 @@ def _safe_component(part):
 def output_names(paths):
     """Injective, safe output names for ``paths``: each path relative to the folder the
     paths share, one percent-encoded component per folder (so per-student folders are
-    kept), never ``.``/``..``, never hidden, never ``grades.csv`` or ``results.json``.
+    kept), never ``.``/``..``, never hidden, never an output file's name (``grades.csv``,
+    ``results.json``, the written-answers files).
 
     >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
     ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
@@ -673,6 +709,9 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     for t in threads:
         t.join()
     write_gradebook(assignment, results, out_dir / "grades.csv")
+    from .written import export_written
+
+    export_written(assignment.path, notebooks, names, out_dir)
     return results
 
 

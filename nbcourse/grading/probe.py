@@ -20,6 +20,9 @@ A probe is a plain tuple:
 * ``("value", name)`` reads ``namespace[name]``.
 
 Each probe gives ``{"ok": true, "value": ...}`` or ``{"ok": false, "error": "..."}``.
+An answer not given yet (a ``...`` placeholder, or the placeholder body that raises
+``NotImplementedError``) gives an error that starts with ``"Placeholder: "`` and says, in
+the student's words, what is missing.
 """
 
 _FLOAT = (0.5).__class__
@@ -154,6 +157,9 @@ def _argument(arg, arrays):
     return arg
 
 
+PLACEHOLDER = "Placeholder: "
+
+
 def _describe(exc):
     name = exc.__class__.__name__
     try:
@@ -183,13 +189,25 @@ def evaluate(probe, namespace):
         if probe[0] == "value":
             if probe[1] not in namespace:
                 return {"ok": False, "error": f"NameError: {probe[1]} is not defined"}
+            if namespace[probe[1]] is Ellipsis:
+                return {"ok": False, "error": f"{PLACEHOLDER}{probe[1]} is still ...; "
+                                              f"replace the ... with your answer"}
             return {"ok": True, "value": to_plain(namespace[probe[1]])}
         _, name, args, kwargs, arrays = probe
         if name not in namespace:
             return {"ok": False, "error": f"NameError: {name} is not defined"}
         call_args = [_argument(a, arrays) for a in args]
         call_kwargs = {k: _argument(v, arrays) for k, v in kwargs.items()}
-        return {"ok": True, "value": to_plain(namespace[name](*call_args, **call_kwargs))}
+        try:
+            value = namespace[name](*call_args, **call_kwargs)
+        except NotImplementedError:
+            return {"ok": False, "error": f"{PLACEHOLDER}{name} is not written yet: replace "
+                                          f"its raise NotImplementedError(...) line with "
+                                          f"your code"}
+        if value is Ellipsis:
+            return {"ok": False, "error": f"{PLACEHOLDER}{name} returned the placeholder ...; "
+                                          f"replace the ... with your code"}
+        return {"ok": True, "value": to_plain(value)}
     except _ProbeTimeout:
         return {"ok": False, "error": "TimeoutError: the call took too long"}
     except BaseException as exc:  # the student's code may raise anything, even SystemExit
