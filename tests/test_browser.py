@@ -164,7 +164,9 @@ def test_moving_a_control_changes_the_figure(browser, server, doc):
                 after = image.get_attribute("src")
                 name = control.get_attribute("data-control")
                 assert after != before, f"figure {k}: moving {name!r} left the image unchanged"
-                assert image.evaluate("i => i.complete && i.naturalWidth > 0")
+                # the new frame is a separate file: wait (bounded) until it has decoded
+                page.wait_for_function("i => i.complete && i.naturalWidth > 0",
+                                       arg=image.element_handle(), timeout=10_000)
         assert not visit.errors, f"console errors: {visit.errors}"
     finally:
         visit.close()
