@@ -12,6 +12,7 @@ import shlex
 import shutil
 import signal
 import time
+from pathlib import Path
 
 import pytest
 from hostile import (
@@ -30,6 +31,7 @@ from hostile import (
     PATCH_SYS_MODULES,
     READ_SECRETS,
     REPLAY_KILL,
+    WORKER_ATTACK,
     code_cells,
     forged_output,
     notebook,
@@ -38,7 +40,7 @@ from hostile import (
 from nbcourse.grading import Limits
 from nbcourse.grading.assignment import load_assignment
 from nbcourse.grading.generate import student_path
-from nbcourse.grading.grader import grade_batch, grade_notebook
+from nbcourse.grading.grader import _readline, grade_batch, grade_notebook
 from nbcourse.grading.sandbox import Sandbox, _descendants, _own_cgroups
 
 LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,
@@ -695,40 +697,201 @@ def test_hostile_batch_at_every_level(level_name, tmp_path):
     _check_batch(subs, out, proc.stdout, expected)
 
 
-def test_normal_user_level(tmp_path):
-    """The grader run by an unprivileged user created here, where this machine allows it."""
+# --- the grader run by a normal user -------------------------------------------------------
+
+# Run in a private mount namespace made for one command: a mode-0755 tmpfs hides the folder
+# other users cannot enter (e.g. /root), with the folders the grader needs (the Python
+# installation, the checkout) bound back at their own paths; then the command runs as the user.
+# Nothing changes outside the namespace, which ends with the command.
+AS_USER = r"""set -e
+hidden=$1; stage=$2; shift 2
+if [ -n "$hidden" ]; then mount -t tmpfs -o mode=0755,size=1m nbgrade "$stage"; fi
+while [ "$1" != "--" ]; do
+    mkdir -p "$stage${1#"$hidden"}"
+    mount --rbind "$1" "$stage${1#"$hidden"}"
+    shift
+done
+shift
+if [ -n "$hidden" ]; then mount --move "$stage" "$hidden"; fi
+exec "$@"
+"""
+
+
+def _hidden_folder(paths):
+    """The outermost folder above any of ``paths`` that other users cannot enter, and the
+    folders directly inside it on the way to ``paths`` (to be kept visible)."""
+    for path in paths:
+        for folder in reversed(Path(path).parents):
+            if not os.stat(folder).st_mode & 0o001:
+                keep = {folder / Path(p).relative_to(folder).parts[0] for p in paths
+                        if folder in Path(p).parents}
+                return folder, sorted(keep)
+    return None, []
+
+
+@pytest.fixture
+def normal_user():
+    """A user created for this test, a folder it owns, and how to run a command as it."""
+    import pwd
+    import subprocess
+    import sys
+    import tempfile
+
+    if os.geteuid() != 0:
+        pytest.skip("creating a user needs root")
+    missing = [t for t in ("useradd", "userdel", "unshare", "setpriv") if not shutil.which(t)]
+    if missing:
+        pytest.skip(f"creating and becoming a user needs {', '.join(missing)} (util-linux, "
+                    f"passwd)")
+    user = f"nbgr{os.getpid()}"
+    made = subprocess.run(["useradd", "--no-create-home", "--user-group", "--shell",
+                           "/usr/sbin/nologin", user], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"useradd cannot create a user here ({made.stderr.strip()[-200:]})")
+    entry = pwd.getpwnam(user)
+    work = Path(tempfile.mkdtemp(prefix="nbgrade-user-"))
+    try:
+        (work / ".stage").mkdir()
+        os.chown(work, entry.pw_uid, entry.pw_gid)
+        hidden, keep = _hidden_folder([os.path.realpath(sys.base_prefix),
+                                       os.path.realpath(sys.prefix), str(EX01.parents[1])])
+        prefix = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+                  AS_USER, "sh", str(hidden or ""), str(work / ".stage"), *map(str, keep),
+                  "--", "setpriv", "--reuid", user, "--regid", user, "--init-groups",
+                  "--inh-caps=-all", "--bounding-set=-all", "--"]
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work),
+               "LANG": "C.UTF-8", "PYTHONPATH": ""}
+        probe = subprocess.run(
+            prefix + [sys.executable, "-P", "-c", "import json, nbcourse.grading.sandbox as s;"
+                      "f = s.isolation(); print(json.dumps([f.sandbox, f.tree_limits, "
+                      "f.problems]))"],
+            capture_output=True, text=True, env=env, timeout=60)
+        if probe.returncode != 0:
+            pytest.skip(f"a user cannot run {sys.executable} with the checkout here, even in "
+                        f"a mount namespace ({probe.stderr.strip()[-300:]})")
+        sandbox, tree_limits, problems = json.loads(probe.stdout)
+        yield {"user": user, "uid": entry.pw_uid, "gid": entry.pw_gid, "work": work,
+               "prefix": prefix, "env": env, "sandbox": sandbox, "tree_limits": tree_limits,
+               "problems": problems}
+    finally:
+        _kill_user_processes(entry.pw_uid)  # e.g. a batch stopped by an attack that worked
+        deadline = time.monotonic() + 10  # userdel refuses while processes of the user run
+        while subprocess.run(["userdel", user], capture_output=True).returncode == 8 and \
+                time.monotonic() < deadline:
+            time.sleep(0.2)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _kill_user_processes(uid):
+    """SIGKILL every process whose real uid is ``uid`` (a user created by the test)."""
+    for _ in range(50):
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    uids = next(line for line in f if line.startswith("Uid:")).split()
+            except (OSError, StopIteration):
+                continue
+            if int(uids[1]) == uid:
+                found.append(int(pid))
+        if not found:
+            return
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.1)
+
+
+def _give(folder, owner):
+    for path in [folder, *folder.rglob("*")]:
+        os.lchown(path, owner["uid"], owner["gid"])
+
+
+def _forged_line(name):
+    return json.dumps({"name": name, "scores": {"q1": FULL}, "max_scores": {"q1": FULL},
+                       "status": "graded", "reason": "", "seconds": 0.0, "feedback": {}})
+
+
+def test_worker_attack_works_outside_the_sandbox(normal_user):
+    """As the grading user but outside the sandbox, WORKER_ATTACK reaches a process of that
+    user: it writes into its pipe, traces and stops it, and runs a neighbour's solution.
+    So the attack can fail the normal-user batch below if the sandbox lets it through."""
     import subprocess
     import sys
 
-    if os.geteuid() != 0 or not shutil.which("useradd"):
-        pytest.skip("creating a user needs root and useradd")
-    user = "nbgradetest"
-    subprocess.run(["useradd", "--no-create-home", user], capture_output=True, check=False)
+    work = normal_user["work"]
+    notebook(code_cells(EX01 / "solution.ipynb"), work / "neighbour.ipynb")
+    _give(work, normal_user)
+    marker = f"nbgrade-decoy-{os.getpid()}"
+    # a process of the user writing into a pipe of its own (as a worker does), forwarded here
+    decoy = subprocess.Popen(
+        ["setpriv", "--reuid", normal_user["user"], "--regid", normal_user["user"],
+         "--init-groups", "--", "/bin/sh", "-c", "{ while :; do sleep 1; done; } | cat", marker],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True)
     try:
-        probe = subprocess.run(["runuser", "-u", user, "--", sys.executable, "-c", "pass"],
-                               capture_output=True, text=True, check=False)
-        if probe.returncode != 0:
-            pytest.skip(f"user {user} cannot run {sys.executable} on this machine "
-                        f"({probe.stderr.strip()[-200:]})")
-        os.chmod(tmp_path, 0o777)
-        subs = tmp_path / "subs"
-        subs.mkdir(mode=0o777)
-        expected = _hostile_batch(subs)
-        for path in subs.rglob("*"):
-            os.lchown(path, *[int(v) for v in subprocess.run(
-                ["id", "-u", user], capture_output=True, text=True).stdout.split()] * 2)
-        out = tmp_path / "out"
-        cmd = ["runuser", "-u", user, "--", sys.executable, "-P", "-m", "nbcourse", "grade",
-               "--assignment", str(EX01), "--out", str(out), "--workers", "2",
-               "--cell-timeout", "5", "--total-timeout", "30", str(subs)]
-        refused = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        assert refused.returncode == 2 and "--allow-per-process-limits" in refused.stderr
-        proc = subprocess.run(cmd + ["--allow-per-process-limits"], capture_output=True,
-                              text=True, timeout=400)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        _check_batch(subs, out, proc.stdout, expected)
+        code = WORKER_ATTACK.format(marker=marker, forged=_forged_line("thief"),
+                                    neighbour=str(work / "neighbour.ipynb"))
+        code += "\nprint(json.dumps([reached, callable(globals().get('bias'))]))\n"
+        deadline = time.monotonic() + 10
+        while marker not in _read_cmdline(decoy.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        attack = subprocess.run(normal_user["prefix"] + [sys.executable, "-P", "-c", code],
+                                capture_output=True, text=True, env=normal_user["env"],
+                                timeout=60)
+        assert attack.returncode == 0, attack.stderr[-2000:]
+        reached, solved = json.loads(attack.stdout.splitlines()[-1])
+        kinds = {r.split()[0] for r in reached}
+        assert {"saw", "wrote", "traced", "stopped"} <= kinds, reached
+        assert "read neighbour" in reached and solved
+        assert _readline(decoy.stdout, 10) == (_forged_line("thief") + "\n").encode(), reached
     finally:
-        subprocess.run(["userdel", user], capture_output=True, check=False)
+        os.killpg(decoy.pid, signal.SIGKILL)  # the stopped shells and cat
+        decoy.wait()
+        decoy.stdout.close()
+
+
+def _read_cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def test_normal_user_level(normal_user):
+    """The grader run by an unprivileged user created here: the hostile batch, plus a
+    kernel that attacks the grading processes of its own uid and a neighbour's notebook."""
+    import subprocess
+    import sys
+
+    if not normal_user["sandbox"]:
+        pytest.skip("bubblewrap cannot create sandboxes as a normal user here (unprivileged "
+                    "user namespaces unavailable?): " + "; ".join(normal_user["problems"]))
+    work = normal_user["work"]
+    subs = work / "subs"
+    subs.mkdir()
+    expected = _hostile_batch(subs)
+    notebook(student_plus(WORKER_ATTACK.format(
+        marker="nbcourse", forged=_forged_line("thief.ipynb"),
+        neighbour=str(subs / "a" / "hw.ipynb"))), subs / "thief.ipynb")
+    expected["thief.ipynb"] = 0
+    _give(work, normal_user)
+    out = work / "out"
+    cmd = normal_user["prefix"] + [
+        sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out",
+        str(out), "--workers", "2", "--cell-timeout", "5", "--total-timeout", "30", str(subs)]
+    if not normal_user["tree_limits"]:
+        refused = subprocess.run(cmd, capture_output=True, text=True, env=normal_user["env"],
+                                 timeout=120)
+        assert refused.returncode == 2, refused.stderr[-2000:]
+        assert "--allow-per-process-limits" in refused.stderr and not out.exists()
+        cmd.append("--allow-per-process-limits")
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=normal_user["env"],
+                          timeout=400)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    _check_batch(subs, out, proc.stdout, expected)
 
 
 def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):

