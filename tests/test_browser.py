@@ -9,6 +9,7 @@ saved in ``_build/screenshots`` for a person to look at.
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import threading
@@ -168,5 +169,53 @@ def test_moving_a_control_changes_the_figure(browser, server, doc):
                 page.wait_for_function("i => i.complete && i.naturalWidth > 0",
                                        arg=image.element_handle(), timeout=10_000)
         assert not visit.errors, f"console errors: {visit.errors}"
+    finally:
+        visit.close()
+
+
+def selfcheck_pages():
+    """Book pages whose notebook stores self-check questions made by nbcourse.selfcheck."""
+    return [doc for doc in toc_files()
+            if (ROOT / f"{doc}.ipynb").exists()
+            and "nbcourse-selfcheck" in (ROOT / f"{doc}.ipynb").read_text(encoding="utf-8")]
+
+
+def test_most_chapters_have_self_check_questions():
+    assert len(selfcheck_pages()) >= 10, selfcheck_pages()
+
+
+def _answer(page, form, kind, key, right):
+    """Give the right answer (or a wrong one) to one question; return the status classes."""
+    if kind == "choice":
+        n = form.locator("input[type=radio]").count()
+        pick = key["right"] if right else (key["right"] + 1) % n
+        form.locator("input[type=radio]").nth(pick).check()
+    else:
+        value = key["value"] if right else key["value"] + 10 * key["tol"] + 1
+        form.locator("input[type=text]").fill(repr(float(value)))
+    form.locator("button[type=submit]").click()
+    status = form.locator("[role=status]")
+    page.wait_for_function("s => s.textContent.trim().length > 0", arg=status.element_handle(),
+                           timeout=5_000)
+    return status.get_attribute("class") or ""
+
+
+@pytest.mark.parametrize("doc", selfcheck_pages())
+def test_every_self_check_answers_right_and_wrong_offline(browser, server, doc):
+    visit = PageVisit(browser, server, doc)
+    try:
+        page = visit.page
+        forms = page.locator("form.nbcourse-selfcheck")
+        assert forms.count() > 0, "no self-check question on the page"
+        for k in range(forms.count()):
+            form = forms.nth(k)
+            kind = form.get_attribute("data-kind")
+            key = json.loads(form.get_attribute("data-key"))
+            assert "nbcourse-wrong" in _answer(page, form, kind, key, right=False), \
+                f"question {k}: a wrong answer was not marked wrong"
+            assert "nbcourse-right" in _answer(page, form, kind, key, right=True), \
+                f"question {k}: the right answer was not marked right"
+        assert not visit.errors, f"console errors: {visit.errors}"
+        assert not visit.blocked, f"requests to the network: {visit.blocked}"
     finally:
         visit.close()
