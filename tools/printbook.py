@@ -382,6 +382,58 @@ def html_table(html):
     return table
 
 
+class _SelfCheckText(HTMLParser):
+    """Collect the question (``<legend>``) and the options (``<label>``) of a self-check form."""
+
+    def __init__(self):
+        super().__init__()
+        self.kind, self.prompt, self.options, self._into = None, "", [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "nbcourse-selfcheck" in (attrs.get("class") or "").split():
+            self.kind = attrs.get("data-kind")
+        elif tag == "legend":
+            self._into = "prompt"
+        elif tag == "label" and self.kind == "choice":
+            self.options.append("")
+            self._into = "option"
+
+    def handle_endtag(self, tag):
+        if tag in ("legend", "label"):
+            self._into = None
+
+    def handle_data(self, data):
+        if self._into == "prompt":
+            self.prompt += data
+        elif self._into == "option":
+            self.options[-1] += data
+
+
+def selfcheck_question(html):
+    """LaTeX: a self-check question (``nbcourse.selfcheck``) as text and its options as a list.
+
+    The interactive check needs a browser or a kernel; on paper the reader sees the question.
+    Returns None for HTML that is not a self-check question.
+    """
+    found = _SelfCheckText()
+    found.feed(html)
+    if found.kind is None or not found.prompt.strip():
+        return None
+    para = nodes.paragraph()
+    para += nodes.strong(text="Self-check: ")
+    para += nodes.Text(" ".join(found.prompt.split()))
+    out = [para]
+    if found.options:
+        items = nodes.enumerated_list(enumtype="loweralpha", prefix="(", suffix=")")
+        for option in found.options:
+            item = nodes.list_item()
+            item += nodes.paragraph(text=" ".join(option.split()))
+            items += item
+        out.append(items)
+    return out
+
+
 class HtmlTablesToLatex(SphinxPostTransform):
     """LaTeX: turn the ``text/html`` of a pandas DataFrame output into a real table.
 
@@ -396,6 +448,10 @@ class HtmlTablesToLatex(SphinxPostTransform):
     def run(self, **kwargs):
         for raw in list(self.document.findall(nodes.raw)):
             if raw.get("format") != "html" or "text_html" not in raw.get("classes", []):
+                continue
+            question = selfcheck_question(raw.astext())
+            if question is not None:
+                raw.replace_self(question)
                 continue
             table = html_table(raw.astext())
             if table is None:
