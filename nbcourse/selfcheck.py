@@ -10,7 +10,8 @@ Enter or Space on the button).  In a live kernel the same HTML is shown, and
 :meth:`Question.check` gives the same verdict from Python.
 
 The answer key sits in the page (as in any self-check without a server); the book lists
-the answers in an appendix too, for print, through :meth:`Question.answer_text`.
+the answers in an appendix too, for print: :meth:`Question.from_html` reads a question
+back from its stored HTML output and :meth:`Question.answer_text` words its answer.
 
 Structure (for browser tests): ``<form class="nbcourse-selfcheck" data-kind="choice"
 or "number">`` holds a ``<fieldset>`` with a ``<legend>`` (the question) and either
@@ -27,6 +28,7 @@ import json
 import math
 import numbers
 from dataclasses import dataclass
+from html.parser import HTMLParser
 
 import numpy as np
 
@@ -137,6 +139,34 @@ class Question:
             text += f" (± {self.tolerance:g})"
         return f"{text}. {self.feedback[0]}".strip()
 
+    @classmethod
+    def from_html(cls, text: str) -> Question | None:
+        """The question displayed as ``text`` (the HTML of :meth:`_repr_html_`), or None.
+
+        This is how a book build that only has the stored outputs lists the questions and
+        their answers.
+
+        >>> q = choice("1 + 1?", ["1", "2"], right=1, feedback=["No.", "Yes."])
+        >>> Question.from_html(q._repr_html_()) == q
+        True
+        >>> Question.from_html("<p>not a question</p>") is None
+        True
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str of HTML, got {_describe(text)}")
+        found = _FormReader()
+        found.feed(text)
+        found.close()
+        if found.kind not in ("choice", "number") or found.key is None:
+            return None
+        key = json.loads(found.key)
+        if found.kind == "choice":
+            options = tuple(o.removeprefix(" ") for o in found.options)  # after the radio
+            return cls(found.prompt, "choice", options, key["right"], 0.0,
+                       tuple(key["feedback"]))
+        return cls(found.prompt, "number", (), float(key["value"]), float(key["tol"]),
+                   (key["right_text"], key["wrong_text"]))
+
     def _repr_html_(self) -> str:
         ident = self.ident
         prompt = html.escape(self.prompt)
@@ -165,6 +195,35 @@ class Question:
         lines = [f"Self-check: {self.prompt}"]
         lines += [f"  ({chr(97 + i)}) {o}" for i, o in enumerate(self.options)]
         return {"text/html": self._repr_html_(), "text/plain": "\n".join(lines)}
+
+
+class _FormReader(HTMLParser):
+    """The kind, answer key, question and option texts of a self-check form."""
+
+    def __init__(self):
+        super().__init__()
+        self.kind = self.key = None
+        self.prompt, self.options, self._into = "", [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "nbcourse-selfcheck" in (attrs.get("class") or "").split():
+            self.kind, self.key = attrs.get("data-kind"), attrs.get("data-key")
+        elif self.kind is not None and tag == "legend":
+            self._into = "prompt"
+        elif self.kind == "choice" and tag == "label":
+            self.options.append("")
+            self._into = "option"
+
+    def handle_endtag(self, tag):
+        if tag in ("legend", "label"):
+            self._into = None
+
+    def handle_data(self, data):
+        if self._into == "prompt":
+            self.prompt += data
+        elif self._into == "option":
+            self.options[-1] += data
 
 
 def choice(prompt: str, options, right: int, feedback=None) -> Question:

@@ -278,3 +278,23 @@ def test_binder_url_opens_the_configured_branch_in_the_configured_interface():
     with pytest.raises(ValueError, match="notebook_interface: expected one of "
                                          r"\['classic', 'jupyterlab'\], got 'retro'"):
         binder_url(Config, "exercises/x/x.ipynb")
+
+
+def test_answers_page_lists_every_self_check_question_with_a_link_back(built_book):
+    """Every self-check form in a chapter page has one entry on the answers page, in book
+    order, whose link lands on that form."""
+    forms = []
+    for page in pages(built_book):
+        if page.name != "answers.html":
+            forms += [(page.resolve(), ident) for ident in
+                      re.findall(r'<form class="nbcourse-selfcheck" id="([\w-]+)"',
+                                 page.read_text(encoding="utf-8"))]
+    assert len(forms) >= 20, f"only {len(forms)} self-check questions in the book"
+    answers = built_book / "book" / "answers.html"
+    text = answers.read_text(encoding="utf-8")
+    links = re.findall(r'<a class="reference external" href="([^"#]+)#([\w-]+)">'
+                       r'\(the question\)</a>', text)
+    targets = [((answers.parent / urllib.parse.unquote(href)).resolve(), ident)
+               for href, ident in links]
+    assert targets == forms
+    assert text.count("<strong>Answer: </strong>") == len(forms)

@@ -8,6 +8,7 @@ Without TeX (see the README) the tests are skipped with a message, unless
 ``NBCOURSE_REQUIRE_PDF`` is set, as CI sets it, in which case they fail.
 """
 
+import html
 import json
 import os
 import re
@@ -158,3 +159,43 @@ def test_solutions_are_in_the_appendix_only(text):
     assert len(re.findall(r"Solution to Exercise \d+", text)) == n_solutions
     pages = [int(p) for p in pointers]
     assert pages == sorted(pages), "the appendix does not follow the order of the chapters"
+
+
+def selfcheck_keys():
+    """The answer key of every self-check question stored in the book's chapters, in order.
+
+    Read straight from the notebooks' HTML outputs (the ``data-key`` attribute), not through
+    the code that prints the appendix.
+    """
+    keys = []
+    for nb in notebooks():
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            for out in cell.get("outputs", []):
+                page = "".join(out.get("data", {}).get("text/html", ""))
+                for found in re.finditer(r'class="nbcourse-selfcheck"[^>]*data-kind="(\w+)" '
+                                         r'data-key="([^"]*)"', page):
+                    keys.append((found.group(1), json.loads(html.unescape(found.group(2)))))
+    return keys
+
+
+def test_every_self_check_answer_is_in_the_appendix(text):
+    keys = selfcheck_keys()
+    assert len(keys) >= 20, f"only {len(keys)} self-check questions found in the chapters"
+    flat = " ".join(text.split())
+    pointers = [int(p) for p in re.findall(r"Answer: appendix, page (\d+)\.", flat)]
+    assert len(pointers) == len(keys), "a question without the page of its answer"
+    assert pointers == sorted(pointers), "the answers do not follow the order of the chapters"
+    appendix = flat[flat.rindex("SELF-CHECK ANSWERS"):]
+    answers = re.findall(r"Answer: (?!appendix)(.{0,40})", appendix)
+    assert len(answers) == len(keys)
+    for (kind, key), answer in zip(keys, answers, strict=True):
+        if kind == "number":
+            assert answer.startswith(f"{key['value']:g}"), (key, answer)
+    backlinks = re.findall(r"\(question on page (\d+)\)", appendix)
+    assert [int(p) for p in backlinks] == sorted(int(p) for p in backlinks)
+    assert len(backlinks) == len(keys)
+
+
+def test_every_character_has_a_glyph(latex_log):
+    missing = sorted(set(re.findall(r"^Missing character: There is no (.)", latex_log, re.M)))
+    assert not missing, f"characters the fonts cannot print: {missing}"

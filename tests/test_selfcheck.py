@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from nbcourse.selfcheck import choice, number
+from nbcourse.selfcheck import Question, choice, number
 
 
 class Parsed(HTMLParser):
@@ -155,3 +155,17 @@ def test_right_and_wrong_answers_get_feedback_in_chromium_offline(tmp_path):
             assert not requests and not errors
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize("question", [
+    choice("Is 1 < 2 & 3 > 2?", ["yes, <both>", "no  (two spaces)", "\"quoted\""], right=0,
+           feedback=["Right: both hold.", "", "No."]),
+    number("θ₁ = ?", 0.25, tolerance=0.005, feedback="a quarter", hint="below ½"),
+])
+def test_a_question_reads_back_from_its_html(question):
+    assert Question.from_html(question._repr_html_()) == question
+
+
+@pytest.mark.parametrize("text", ["", "<p>text</p>", '<form class="other"><legend>x</legend></form>'])
+def test_html_that_is_not_a_question_reads_as_none(text):
+    assert Question.from_html(text) is None

@@ -201,6 +201,20 @@ def test_the_solutions_page_says_where_the_solutions_are(tree):
     assert "{solutions}" not in md and "<blockquote>" not in md
 
 
+def test_the_answers_page_lists_every_self_check_question_with_its_answer(tree):
+    """Counted from the chapters' stored HTML (the forms' data-key), not by the tree's code."""
+    keys = []
+    for nb_path in sorted((ROOT / "book").rglob("*.ipynb")):
+        for cell in nbformat.read(nb_path, as_version=4).cells:
+            for out in cell.get("outputs", []):
+                page = out.get("data", {}).get("text/html", "")
+                keys += re.findall(r'class="nbcourse-selfcheck"[^>]*data-kind="(\w+)"', page)
+    assert len(keys) >= 20
+    md = markdown_of(nbformat.read(tree / "book/answers.ipynb", as_version=4))
+    assert "{selfcheck-answers}" not in md
+    assert md.count("**Answer:**") == len(keys)
+
+
 # --------------------------------------------------------------------------- a small book
 
 def tiny_book(root: Path, chapter: str) -> bst.Book:

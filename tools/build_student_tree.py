@@ -61,8 +61,12 @@ def toc_documents(root: Path = ROOT) -> list[str]:
 
 
 def _source(cell) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
+    return _text(cell.get("source", ""))
+
+
+def _text(value) -> str:
+    """A notebook's multi-line string, stored as one str or a list of lines."""
+    return "".join(value) if isinstance(value, list) else value
 
 
 def read_document(root: Path, doc: str) -> dict:
@@ -296,6 +300,23 @@ class Rewriter:
         self.glue = glued_values(book.notebooks[doc])
         self.missing: list[str] = []
 
+    def answers(self) -> str:
+        """Markdown for ``{selfcheck-answers}``: each chapter's self-check questions and answers."""
+        from nbcourse.selfcheck import Question
+
+        parts = []
+        for doc, nb in self.book.notebooks.items():
+            questions = [q for cell in nb["cells"] for out in cell.get("outputs", [])
+                         if (q := Question.from_html(_text(out.get("data", {}).get(
+                             "text/html", "")))) is not None]
+            if questions:
+                title = self._link(self.book.titles.get(doc, doc), doc)
+                items = [f"{i}. *{' '.join(q.prompt.split())}*  \n"
+                         f"   **Answer:** {' '.join(q.answer_text().split())}"
+                         for i, q in enumerate(questions, 1)]
+                parts.append(f"**{title}**\n\n" + "\n".join(items) + "\n")
+        return "\n".join(parts)
+
     # roles ---------------------------------------------------------------
     def _link(self, text: str, target_doc: str, anchor: str = "") -> str:
         if target_doc == self.doc:
@@ -417,6 +438,8 @@ class Rewriter:
             return solution_note(self.book.exercises[arg][1]) + "\n"
         if name == "solutions":
             return SOLUTIONS_PAGE_NOTE + "\n"
+        if name == "selfcheck-answers":
+            return self.answers()
         if name.startswith("prf:"):
             kind = name[4:]
             if kind == "proof":

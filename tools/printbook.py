@@ -9,6 +9,10 @@
   In HTML the chapters keep their collapsed solutions and the page repeats them.  In LaTeX the
   page becomes an appendix and each solution in a chapter is replaced by a line giving the
   page of its solution in the appendix.
+- Self-check answers: the directive ``{selfcheck-answers}`` (on ``book/answers.md``) lists every
+  self-check question of the book (``nbcourse.selfcheck``, read back from the stored HTML
+  output) with its answer, chapter by chapter.  In HTML each answer links back to its
+  question; in LaTeX each question prints as text with a line giving the page of its answer.
 - LaTeX layout: pandas tables (their ``text/html`` output) print as LaTeX tables; the front
   page gets an "Introduction" heading; a chapter left empty in LaTeX (the references page,
   whose works Sphinx prints as the closing Bibliography) is dropped.
@@ -34,6 +38,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx_exercise.nodes import solution_node
+
+from nbcourse.selfcheck import Question
 
 logger = logging.getLogger(__name__)
 
@@ -133,6 +139,96 @@ class GatherSolutions(SphinxPostTransform):
             for solution in list(self.document.findall(solution_node)):
                 if not solution.get("nbcourse_gathered"):
                     solution.replace_self(pointer_to(solution))
+
+
+class answers_list(nodes.General, nodes.Element):
+    """Placeholder that :class:`GatherAnswers` replaces with the self-check answers."""
+
+
+class AnswersDirective(SphinxDirective):
+    """``{selfcheck-answers}``: every self-check question of the book with its answer."""
+
+    has_content = False
+
+    def run(self):
+        return [answers_list()]
+
+
+def selfcheck_questions(doctree):
+    """The self-check questions of a chapter's doctree, in order.
+
+    A stored output offers several representations (a myst-nb ``mime_bundle``); the question
+    is read from its ``text/html`` one, whichever the builder shows.
+    """
+    questions = []
+    for raw in doctree.findall(nodes.raw):
+        if raw.get("format") == "html" and "nbcourse-selfcheck" in raw.astext():
+            question = Question.from_html(raw.astext())
+            if question is not None:
+                questions.append(question)
+    return questions
+
+
+def answer_item(question, uri, latex):
+    """One entry of the answers list: the question, then its answer."""
+    item = nodes.list_item()
+    asked = nodes.paragraph()
+    if latex:
+        label = latex_label("answer", question.ident)
+        asked += nodes.raw("", rf"\phantomsection\label{{{label}}}", format="latex")
+    asked += nodes.emphasis(text=" ".join(question.prompt.split()))
+    if uri:
+        asked += nodes.Text(" ")
+        asked += nodes.reference("", "(the question)", refuri=uri)
+    elif latex:
+        back = latex_label("question", question.ident)
+        asked += nodes.raw("", rf" \hyperref[{back}]{{(question on page~\pageref*{{{back}}})}}",
+                           format="latex")
+    item += asked
+    answer = nodes.paragraph()
+    answer += nodes.strong(text="Answer: ")
+    answer += nodes.Text(" ".join(question.answer_text().split()))
+    item += answer
+    return item
+
+
+class GatherAnswers(SphinxPostTransform):
+    """Fill the ``{selfcheck-answers}`` placeholder, chapter by chapter in reading order.
+
+    In LaTeX it also marks the document, so that :class:`HtmlTablesToLatex` prints each
+    question with the page of its answer.  The same question twice in the book would give
+    two answers one label; that is reported as a warning (an error under ``-W``).
+    """
+
+    default_priority = 4
+
+    def run(self, **kwargs):
+        latex = self.app.builder.format == "latex"
+        for placeholder in list(self.document.findall(answers_list)):
+            sections, seen = [], set()
+            for docname in reading_order(self.env):
+                questions = selfcheck_questions(self.env.get_doctree(docname))
+                if not questions:
+                    continue
+                for question in questions:
+                    if question.ident in seen:
+                        logger.warning("self-check question asked twice in the book: %s",
+                                       question.prompt, location=placeholder)
+                    seen.add(question.ident)
+                base = "" if latex else self.app.builder.get_relative_uri(self.env.docname,
+                                                                          docname)
+                items = nodes.enumerated_list(enumtype="arabic", prefix="", suffix=".")
+                items.extend(answer_item(q, base and f"{base}#{q.ident}", latex)
+                             for q in questions)
+                section = chapter_section(self.env, docname, [], latex)
+                section["ids"] = [f"answers-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}"]
+                section += items
+                if latex:
+                    sections.append(nodes.raw("", r"\needspace{8\baselineskip}", format="latex"))
+                sections.append(section)
+            placeholder.replace_self(sections)
+            if latex:
+                self.document["nbcourse_answers"] = True
 
 
 # In the one LaTeX doctree a chapter is a section directly under the document (where
@@ -269,9 +365,13 @@ def setup(app):
     app.add_node(solutions_list, **{fmt: (visit_unresolved, None)
                                     for fmt in ("html", "latex", "text", "man", "texinfo")})
     app.add_directive("solutions", SolutionsDirective)
+    app.add_node(answers_list, **{fmt: (visit_unresolved, None)
+                                  for fmt in ("html", "latex", "text", "man", "texinfo")})
+    app.add_directive("selfcheck-answers", AnswersDirective)
     app.add_role("pdf-edition", pdf_edition_role)
     app.connect("build-finished", copy_pdf_into_html)
     app.add_post_transform(GatherSolutions)
+    app.add_post_transform(GatherAnswers)
     app.add_post_transform(DropEmptyChapters)
     app.add_post_transform(FrontMatterHeadings)
     app.add_post_transform(HtmlTablesToLatex)
@@ -382,55 +482,34 @@ def html_table(html):
     return table
 
 
-class _SelfCheckText(HTMLParser):
-    """Collect the question (``<legend>``) and the options (``<label>``) of a self-check form."""
-
-    def __init__(self):
-        super().__init__()
-        self.kind, self.prompt, self.options, self._into = None, "", [], None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and "nbcourse-selfcheck" in (attrs.get("class") or "").split():
-            self.kind = attrs.get("data-kind")
-        elif tag == "legend":
-            self._into = "prompt"
-        elif tag == "label" and self.kind == "choice":
-            self.options.append("")
-            self._into = "option"
-
-    def handle_endtag(self, tag):
-        if tag in ("legend", "label"):
-            self._into = None
-
-    def handle_data(self, data):
-        if self._into == "prompt":
-            self.prompt += data
-        elif self._into == "option":
-            self.options[-1] += data
-
-
-def selfcheck_question(html):
+def selfcheck_question(html, answer_label=None):
     """LaTeX: a self-check question (``nbcourse.selfcheck``) as text and its options as a list.
 
-    The interactive check needs a browser or a kernel; on paper the reader sees the question.
-    Returns None for HTML that is not a self-check question.
+    The interactive check needs a browser or a kernel; on paper the reader sees the question
+    and, when the book has an answers appendix, the page where its answer is (``answer_label``
+    is the LaTeX label of the answer).  Returns None for HTML that is not a self-check question.
     """
-    found = _SelfCheckText()
-    found.feed(html)
-    if found.kind is None or not found.prompt.strip():
+    question = Question.from_html(html)
+    if question is None:
         return None
     para = nodes.paragraph()
+    if answer_label:
+        back = latex_label("question", question.ident)
+        para += nodes.raw("", rf"\phantomsection\label{{{back}}}", format="latex")
     para += nodes.strong(text="Self-check: ")
-    para += nodes.Text(" ".join(found.prompt.split()))
+    para += nodes.Text(" ".join(question.prompt.split()))
     out = [para]
-    if found.options:
+    if question.options:
         items = nodes.enumerated_list(enumtype="loweralpha", prefix="(", suffix=")")
-        for option in found.options:
+        for option in question.options:
             item = nodes.list_item()
             item += nodes.paragraph(text=" ".join(option.split()))
             items += item
         out.append(items)
+    if answer_label:
+        out.append(nodes.raw("", rf"\par\noindent\hyperref[{answer_label}]{{\emph{{Answer: "
+                                 rf"appendix, page~\pageref*{{{answer_label}}}.}}}}\par",
+                             format="latex"))
     return out
 
 
@@ -449,7 +528,11 @@ class HtmlTablesToLatex(SphinxPostTransform):
         for raw in list(self.document.findall(nodes.raw)):
             if raw.get("format") != "html" or "text_html" not in raw.get("classes", []):
                 continue
-            question = selfcheck_question(raw.astext())
+            asked = Question.from_html(raw.astext())
+            answer_label = (latex_label("answer", asked.ident)
+                            if asked is not None and self.document.get("nbcourse_answers")
+                            else None)
+            question = selfcheck_question(raw.astext(), answer_label)
             if question is not None:
                 raw.replace_self(question)
                 continue
