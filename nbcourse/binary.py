@@ -35,6 +35,17 @@ does not exist and they raise a ``ValueError`` that lists the offending rows.
 
 Prior probabilities of 0 are allowed: they give ``w_c0 = -inf`` (class never
 chosen), which is harmless because the weights stay finite.
+
+Minimum risk
+------------
+With a loss matrix ``λ[i, j]`` (the loss of deciding ``ω_{i+1}`` when the true
+class is ``ω_{j+1}``) the Bayes rule minimises the conditional risk
+``R(α_i | x) = Σ_j λ[i, j] P(ω_j | x)`` (Duda, Hart & Stork 2001, §2.9, after
+§2.2).  For two classes it decides ``ω_1`` when
+``(λ[1, 0] - λ[0, 0]) P(ω_1 | x) > (λ[0, 1] - λ[1, 1]) P(ω_2 | x)``, so the
+weights stay those of eq. 90 and only the bias gains
+``ln[(λ[1, 0] - λ[0, 0]) / (λ[0, 1] - λ[1, 1])]``:
+``two_class_discriminant(..., loss=λ)``.
 """
 
 from __future__ import annotations
@@ -43,6 +54,8 @@ import numpy as np
 
 from ._logspace import log, log1m, log_normalise
 from ._validation import (
+    _describe,
+    as_real_array,
     check_alpha,
     check_binary,
     check_labels,
@@ -97,12 +110,14 @@ def _check_prior1(prior1) -> float:
     return float(pr)
 
 
-def two_class_discriminant(p, q, prior1=0.5):
+def two_class_discriminant(p, q, prior1=0.5, *, loss=None):
     """Weights of the two-class linear discriminant for independent binary features.
 
     Duda, Hart & Stork (2001), §2.9.1, eqs. 89–91: ``g(x) = w·x + w0``, and
-    ``g(x) > 0`` decides ``ω_1``.  ``g(x)`` equals the log posterior ratio
-    ``ln P(ω_1 | x) / P(ω_2 | x)``.
+    ``g(x) > 0`` decides ``ω_1``.  Without ``loss``, ``g(x)`` equals the log
+    posterior ratio ``ln P(ω_1 | x) / P(ω_2 | x)`` (minimum error rate); with a
+    loss matrix, ``g(x) > 0`` is the minimum-risk decision and ``g(x)`` is the
+    log posterior ratio plus ``ln[(λ21 - λ11) / (λ12 - λ22)]``.
 
     Parameters
     ----------
@@ -112,19 +127,29 @@ def two_class_discriminant(p, q, prior1=0.5):
         ``q[i] = P(x_i = 1 | ω_2)``, each strictly between 0 and 1.
     prior1 : float, default 0.5
         ``P(ω_1)``; ``P(ω_2) = 1 - prior1``.  0 or 1 give ``w0 = ∓inf``.
+    loss : array_like, shape (2, 2), optional
+        ``loss[i, j]`` is the loss of deciding ``ω_{i+1}`` when the true class
+        is ``ω_{j+1}`` (Duda's ``λ_ij`` with 0-based indices).  An error must
+        cost more than the correct decision: ``loss[1, 0] > loss[0, 0]`` and
+        ``loss[0, 1] > loss[1, 1]``.  ``None`` (default) is the zero-one loss.
 
     Returns
     -------
     w : numpy.ndarray, shape (d,)
-        ``w[i] = ln[p_i (1 - q_i) / (q_i (1 - p_i))]`` (eq. 90).
+        ``w[i] = ln[p_i (1 - q_i) / (q_i (1 - p_i))]`` (eq. 90); the loss
+        does not change it.
     w0 : float
-        ``Σ_i ln[(1 - p_i)/(1 - q_i)] + ln[prior1 / (1 - prior1)]`` (eq. 91).
+        ``Σ_i ln[(1 - p_i)/(1 - q_i)] + ln[prior1 / (1 - prior1)]`` (eq. 91),
+        plus ``ln[(loss[1, 0] - loss[0, 0]) / (loss[0, 1] - loss[1, 1])]``
+        when ``loss`` is given.
 
     Raises
     ------
     ValueError
         If a probability is outside [0, 1], NaN, or exactly 0 or 1 (the weight
-        would be infinite; see the module notes), or if shapes differ.
+        would be infinite; see the module notes), if shapes differ, or if
+        ``loss`` is not a finite (2, 2) matrix in which each error costs more
+        than the correct decision.
 
     Examples
     --------
@@ -133,6 +158,12 @@ def two_class_discriminant(p, q, prior1=0.5):
     >>> w, w0 = two_class_discriminant([0.8, 0.8, 0.8], [0.5, 0.5, 0.5])
     >>> np.round(w, 4), round(w0, 4)
     (array([1.3863, 1.3863, 1.3863]), -2.7489)
+
+    Missing ``ω_1`` costs 4, a false alarm 1: the bias rises by ``ln 4``.
+
+    >>> w, w0 = two_class_discriminant([0.8] * 3, [0.5] * 3, loss=[[0, 1], [4, 0]])
+    >>> round(w0, 4), round(3 * float(np.log(0.4)) + float(np.log(4)), 4)
+    (-1.3626, -1.3626)
     """
     p = check_probabilities(p, "p")
     q = check_probabilities(q, "q")
@@ -144,7 +175,28 @@ def two_class_discriminant(p, q, prior1=0.5):
     pr = _check_prior1(prior1)
     w = (np.log(p) - np.log1p(-p)) - (np.log(q) - np.log1p(-q))
     w0 = float(np.sum(np.log1p(-p) - np.log1p(-q)) + log(pr) - log1m(pr))
+    if loss is not None:
+        w0 += _loss_log_ratio(loss)
     return w, w0
+
+
+def _loss_log_ratio(loss) -> float:
+    """``ln[(λ21 - λ11) / (λ12 - λ22)]``, the shift of the bias by a loss matrix.
+
+    Duda, Hart & Stork (2001), §2.9 with the minimum-risk rule of §2.2: decide
+    ``ω_1`` when ``(λ21 - λ11) P(ω_1 | x) > (λ12 - λ22) P(ω_2 | x)``.
+    """
+    lam = as_real_array(loss, "loss")
+    if lam.shape != (2, 2) or not np.isfinite(lam).all():
+        raise ValueError(f"loss must be a finite (2, 2) matrix, got {_describe(loss)}")
+    miss, false_alarm = lam[1, 0] - lam[0, 0], lam[0, 1] - lam[1, 1]
+    if miss <= 0 or false_alarm <= 0:
+        raise ValueError(
+            "loss must be a (2, 2) matrix in which each error costs more than the correct "
+            "decision (loss[1, 0] > loss[0, 0] and loss[0, 1] > loss[1, 1]), got "
+            f"{lam.tolist()}"
+        )
+    return float(np.log(miss) - np.log(false_alarm))
 
 
 def binary_discriminant(P, priors):

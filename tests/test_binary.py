@@ -87,6 +87,63 @@ def test_two_class_priors_shift_w0_only():
     assert w0_b - w0_a == pytest.approx(math.log(0.8 / 0.2), abs=1e-14)
 
 
+# --- minimum risk: a loss matrix shifts the bias -----------------------------------
+
+
+def test_example3_with_loss_closed_form():
+    # Missing omega_1 costs 4, a false alarm 1: w0 = 3 ln 0.4 + ln 4 = ln 0.256.
+    w, w0 = two_class_discriminant([0.8] * 3, [0.5] * 3, loss=[[0, 1], [4, 0]])
+    assert_allclose(w, [math.log(4)] * 3, rtol=0, atol=1e-14)
+    assert w0 == pytest.approx(math.log(0.256), abs=1e-14)
+    # One "yes" is now enough: g = ln 4 + ln 0.256 = ln 1.024 > 0.
+    assert np.sum(decide(cube_corners(3), w, w0) == 0) == 7
+
+
+def test_zero_one_loss_and_column_shifts_leave_the_rule_unchanged():
+    p, q = [0.3, 0.9], [0.6, 0.2]
+    plain = two_class_discriminant(p, q, prior1=0.35)
+    for loss in ([[0, 1], [1, 0]], [[2, 1], [3, 0]], [[0, 5], [0.5, 4.5]]):
+        w, w0 = two_class_discriminant(p, q, prior1=0.35, loss=loss)
+        assert_allclose(w, plain[0], atol=1e-14)
+        assert w0 == pytest.approx(plain[1], abs=1e-14)
+
+
+@FAST
+@given(d=st.integers(1, 5), seed=st.integers(0, 2**32 - 1))
+def test_loss_rule_minimises_conditional_risk_on_every_corner(d, seed):
+    rng = np.random.default_rng(seed)
+    p, q = rng.uniform(0.02, 0.98, d), rng.uniform(0.02, 0.98, d)
+    prior1 = float(rng.uniform(0.05, 0.95))
+    l11, l22 = rng.uniform(0, 1, 2)                        # losses of correct decisions
+    miss, false_alarm = rng.uniform(0.1, 5, 2)             # extra cost of each error
+    lam = np.array([[l11, l22 + false_alarm], [l11 + miss, l22]])
+    w, w0 = two_class_discriminant(p, q, prior1, loss=lam)
+    for x in itertools.product([0, 1], repeat=d):
+        j1, j2 = brute_joint(x, [p, q], [prior1, 1 - prior1])
+        post = np.array([j1, j2]) / (j1 + j2)
+        risk = lam @ post  # R(alpha_i | x) = sum_j lambda_ij P(omega_j | x)
+        g = float(np.dot(w, x) + w0)
+        expected = math.log((lam[1, 0] - lam[0, 0]) * j1 / ((lam[0, 1] - lam[1, 1]) * j2))
+        assert g == pytest.approx(expected, abs=1e-9)
+        if abs(risk[0] - risk[1]) > 1e-9 * risk.max():
+            assert (g > 0) == (risk[0] < risk[1])
+
+
+@pytest.mark.parametrize(
+    ("loss", "match"),
+    [
+        ([0, 1, 1, 0], r"loss must be a finite \(2, 2\) matrix, got array of shape \(4,\)"),
+        ([[0, 1], [np.inf, 0]], r"loss must be a finite \(2, 2\) matrix"),
+        ([[0, 1], [0, 0]], r"each error costs more than the correct decision.*got \[\[0.0, 1.0\]"),
+        ([[0, 1], [2, 1]], r"loss\[0, 1\] > loss\[1, 1\]"),
+        ([[0, np.nan], [1, 0]], r"loss must not contain NaN"),
+    ],
+)
+def test_bad_loss(loss, match):
+    with pytest.raises(ValueError, match=match):
+        two_class_discriminant([0.5], [0.4], loss=loss)
+
+
 # --- multi-class linear form ---------------------------------------------------------
 
 
