@@ -1,6 +1,6 @@
-"""Two small real data sets, shipped as contingency tables of counts.
+"""Small real data sets: two contingency tables of counts and one table of e-mails.
 
-Both come from R's ``datasets`` package and are small enough to type in full:
+The first two come from R's ``datasets`` package and are small enough to type in full:
 
 * :func:`titanic` -- the 2,201 people aboard the Titanic, cross-classified by
   ``Class`` (1st, 2nd, 3rd, Crew), ``Sex`` (Male, Female), ``Age`` (Child, Adult)
@@ -14,6 +14,11 @@ Each is returned as a :class:`CountTable`: an integer array of counts with one
 named axis per factor and the level names of every factor.  Counts are expanded
 into one row per person (integer codes, the form the classifiers take) by
 :meth:`CountTable.to_rows` or :func:`expand_counts`.
+
+The third, :func:`email_table`, is the ``email`` data set of the R package
+``openintro`` (3,921 e-mails, spam or not), read from a gzipped CSV file shipped in
+``nbcourse/data/`` (see the README there for its provenance and licence);
+:func:`email_features` turns it into yes/no features.
 
 Examples
 --------
@@ -29,11 +34,16 @@ array([1490,  711])
 
 from __future__ import annotations
 
+import csv
+import gzip
+import io
 from dataclasses import dataclass
+from importlib import resources
 
 import numpy as np
 
-__all__ = ["CountTable", "expand_counts", "hair_eye_color", "titanic"]
+__all__ = ["EMAIL_FEATURES", "CountTable", "email_features", "email_table", "expand_counts",
+           "hair_eye_color", "titanic"]
 
 
 @dataclass(frozen=True)
@@ -253,3 +263,117 @@ def hair_eye_color() -> CountTable:
     """
     return CountTable("HairEyeColor", _from_r_order(_HAIR_EYE_COUNTS, _HAIR_EYE_LEVELS),
                       ("Hair", "Eye", "Sex"), _HAIR_EYE_LEVELS)
+
+
+# ------------------------------------------------------------------ e-mail
+#: Columns of ``email.csv.gz`` holding text (all others are integers).
+_EMAIL_TEXT_COLUMNS = ("winner", "number")
+
+#: The yes/no features of :func:`email_features`: name -> (column, rule, question).
+#: Rule ``">0"`` turns a count into "at least one"; ``"=yes"`` / ``"!=none"`` compare text;
+#: ``"as is"`` keeps a 0/1 indicator.
+EMAIL_FEATURES = {
+    "to_multiple": ("to_multiple", "as is", "addressed to more than one recipient"),
+    "cc": ("cc", ">0", "someone cc'ed"),
+    "sent_email": ("sent_email", "as is", "sender was sent an e-mail in the last 30 days"),
+    "image": ("image", ">0", "an image attached"),
+    "attach": ("attach", ">0", "a file attached"),
+    "dollar": ("dollar", ">0", "a dollar sign or the word 'dollar'"),
+    "winner": ("winner", "=yes", "the word 'winner'"),
+    "inherit": ("inherit", ">0", "'inherit' or a word built on it"),
+    "password": ("password", ">0", "the word 'password'"),
+    "format": ("format", "as is", "written in HTML"),
+    "re_subj": ("re_subj", "as is", "subject starts with 'Re:'"),
+    "exclaim_subj": ("exclaim_subj", "as is", "'!' in the subject"),
+    "urgent_subj": ("urgent_subj", "as is", "'urgent' in the subject"),
+    "exclaim_mess": ("exclaim_mess", ">0", "'!' in the message"),
+    "number": ("number", "!=none", "a number in the message"),
+}
+
+
+def email_table() -> dict[str, np.ndarray]:
+    """The ``email`` data of the R package openintro: 3,921 e-mails, columns unchanged.
+
+    E-mails received by one account in January to March 2012 (Çetinkaya-Rundel et al.,
+    R package openintro, GPL-3; copy and provenance in ``nbcourse/data/README.md``).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray, each of shape (3921,)
+        ``spam`` (1 for spam) and the 15 source columns of :data:`EMAIL_FEATURES`:
+        counts and 0/1 indicators as int64, ``winner`` (``"no"``/``"yes"``) and ``number``
+        (``"none"``/``"small"``/``"big"``) as str.
+
+    Raises
+    ------
+    ValueError
+        If a value in the shipped file is missing or not an integer where one is expected.
+
+    Examples
+    --------
+    >>> t = email_table()
+    >>> t["spam"].shape, int(t["spam"].sum())
+    ((3921,), 367)
+    """
+    raw = resources.files("nbcourse").joinpath("data", "email.csv.gz").read_bytes()
+    rows = list(csv.reader(io.StringIO(gzip.decompress(raw).decode("utf-8"))))
+    header, body = rows[0], rows[1:]
+    table = {}
+    for j, name in enumerate(header):
+        values = [r[j] for r in body]
+        if name in _EMAIL_TEXT_COLUMNS:
+            table[name] = np.array(values, dtype=str)
+        elif all(v.isdigit() for v in values):
+            table[name] = np.array(values, dtype=np.int64)
+        else:
+            bad = next(v for v in values if not v.isdigit())
+            raise ValueError(f"email.csv.gz column {name} must hold non-negative integers, "
+                             f"got {bad!r}")
+    return table
+
+
+def _binarise(values: np.ndarray, rule: str) -> np.ndarray:
+    """Apply one rule of :data:`EMAIL_FEATURES` to a column."""
+    if rule == "as is":
+        return values.astype(np.int64)
+    if rule == ">0":
+        return (values > 0).astype(np.int64)
+    if rule.startswith("="):
+        return (values == rule[1:]).astype(np.int64)
+    return (values != rule[2:]).astype(np.int64)
+
+
+def email_features(names=None):
+    """Yes/no features of the e-mails and their spam labels.
+
+    Each feature answers one question of :data:`EMAIL_FEATURES` about an e-mail: counts
+    become "at least one" (``count > 0``), ``winner`` becomes ``winner == "yes"``,
+    ``number`` becomes ``number != "none"``, and 0/1 indicators are kept.
+
+    Parameters
+    ----------
+    names : sequence of str or None
+        Features to return, in this order (default: all of :data:`EMAIL_FEATURES`).
+
+    Returns
+    -------
+    X : numpy.ndarray of int64, shape (3921, d)
+        Bits 0/1.
+    spam : numpy.ndarray of int64, shape (3921,)
+        1 for spam, 0 otherwise.
+    names : tuple of str, length d
+
+    Examples
+    --------
+    >>> X, spam, names = email_features(["dollar", "winner"])
+    >>> X.shape, names
+    ((3921, 2), ('dollar', 'winner'))
+    """
+    names = tuple(EMAIL_FEATURES) if names is None else tuple(names)
+    unknown = [n for n in names if n not in EMAIL_FEATURES]
+    if unknown or not names:
+        raise ValueError(f"names must be a non-empty selection of {tuple(EMAIL_FEATURES)}, "
+                         f"got {names!r}")
+    table = email_table()
+    columns = [_binarise(table[EMAIL_FEATURES[n][0]], EMAIL_FEATURES[n][1]) for n in names]
+    return np.column_stack(columns), table["spam"].copy(), names

