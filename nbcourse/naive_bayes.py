@@ -19,7 +19,8 @@ raise ``NotFittedError`` before ``fit``, keep ``n_features_in_`` and
 ``ProductOfBernoullisNB()`` refuses any entry other than 0 and 1 unless it is
 given a ``binarize`` threshold (``tests/test_estimator_checks.py`` lists those checks).
 
-Smoothing (``alpha >= 0``; ``alpha = 0`` is maximum likelihood):
+Smoothing (``alpha >= 0``; ``alpha = 0`` is maximum likelihood), computed by
+:mod:`nbcourse.smoothing`:
 
 * categorical: ``(N_civ + α) / (N_c + α V_i)``,
 * Bernoulli: ``(N_ci1 + α) / (N_c + 2α)``,
@@ -44,7 +45,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._logspace import log, logsumexp
+from ._logspace import logsumexp
 from ._validation import (
     as_real_array,
     check_alpha,
@@ -54,6 +55,7 @@ from ._validation import (
     check_labels,
     check_n_values,
 )
+from .smoothing import log_bernoulli_smoothed, log_lidstone
 
 __all__ = [
     "CategoricalNB",
@@ -322,8 +324,7 @@ class CategoricalNB(_DiscreteNB):
 
     def _log_theta(self, N_cv):
         """``ln[(N_cv + α) / (N_c + α V)]`` for one feature, shape (C, V)."""
-        smoothed = N_cv + self.alpha_
-        return log(smoothed) - np.log(smoothed.sum(axis=1, keepdims=True))
+        return log_lidstone(N_cv, self.alpha_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -430,10 +431,8 @@ class ProductOfBernoullisNB(_DiscreteNB):
         B, y = self._check_input(X, reset=True, y=y)
         Y = self._fit_classes(y)
         self.feature_count_ = Y.T @ B
-        denom = np.log(self.class_count_ + 2.0 * self.alpha_)[:, None]
-        self.feature_log_prob_ = log(self.feature_count_ + self.alpha_) - denom
-        off = self.class_count_[:, None] - self.feature_count_
-        self.feature_log_prob_neg_ = log(off + self.alpha_) - denom
+        self.feature_log_prob_, self.feature_log_prob_neg_ = log_bernoulli_smoothed(
+            self.feature_count_, self.class_count_[:, None], self.alpha_)
         return self
 
     def _check_entries(self, X, reset):
