@@ -12,7 +12,8 @@ so the bits' likelihood is ``f_j(θ) = θ_j Q^{-j}(θ)``.  This module holds the
 implementation of eq. 4 (:func:`log_q_minus_from_terms`; every other place in the
 library calls it), ``f_j``, the centre of a slice (eqs. 7-8) and the bounds
 ``θ_j² <= f_j(θ) <= θ_j [(K-2+θ_j)/(K-1)]^{K-1}`` (eqs. 9-10) with the
-condition of eq. 13.
+condition of eq. 13, and the signed comparison of the PoB and categorical
+log likelihood ratios that eq. 13 speaks about (:func:`ratio_change`).
 
 Shapes and numerics
 -------------------
@@ -28,9 +29,19 @@ from __future__ import annotations
 import numpy as np
 
 from ._logspace import log, log1m
-from ._validation import check_index, check_n_categories, check_probabilities, check_theta
+from ._validation import (
+    as_real_array,
+    check_index,
+    check_n_categories,
+    check_probabilities,
+    check_theta,
+)
 
 __all__ = [
+    "MORE_EXTREME",
+    "RATIO_CHANGES",
+    "REVERSED",
+    "WEAKENED",
     "f_j",
     "guaranteed_more_extreme",
     "log_f_j",
@@ -40,6 +51,7 @@ __all__ = [
     "lower_bound",
     "q_minus_j",
     "q_minus_j_at_centre",
+    "ratio_change",
     "theta_at_centre",
     "upper_bound",
 ]
@@ -346,3 +358,51 @@ def guaranteed_more_extreme(theta_jc, theta_jd, K):
     theta_jc = check_probabilities(theta_jc, "theta_jc")
     theta_jd = check_probabilities(theta_jd, "theta_jd")
     return theta_jc > q_minus_j_at_centre(theta_jd, K)
+
+
+# --- more extreme, weakened or reversed -------------------------------------------------
+
+#: Codes returned by :func:`ratio_change`.
+MORE_EXTREME, WEAKENED, REVERSED = 1, 0, -1
+
+#: Readable name of each code of :func:`ratio_change`.
+RATIO_CHANGES = {MORE_EXTREME: "more extreme", WEAKENED: "weakened", REVERSED: "reversed"}
+
+
+def ratio_change(log_theta_ratio, log_f_ratio):
+    """Whether the PoB log ratio is more extreme than the categorical one, signed (Williams 2024, eq. 13).
+
+    With ``x = ln(θ_jc/θ_jd)`` and ``y = ln(f_j(θ_c)/f_j(θ_d))``, "more extreme"
+    has the direction of eqs. 12-13: for ``θ_jc > θ_jd`` the PoB ratio exceeds
+    the categorical one, ``y > x > 0``; for ``θ_jc < θ_jd``, ``y < x < 0``.
+    A ``y`` of the opposite sign to ``x`` favours the other class: the
+    evidence is *reversed*, however large ``|y|`` is.
+
+    Parameters
+    ----------
+    log_theta_ratio, log_f_ratio : array_like, broadcastable
+        ``x`` and ``y`` (no NaN; infinite values are compared as they are).
+
+    Returns
+    -------
+    numpy.ndarray of int, the broadcast shape
+        :data:`MORE_EXTREME` (1) where ``x y >= 0`` and ``|y| > |x|`` (so ``x = 0``
+        with ``y ≠ 0`` counts as more extreme); :data:`REVERSED` (-1) where
+        ``x y < 0``; :data:`WEAKENED` (0) otherwise: same direction (or zero)
+        and ``|y| <= |x|``, ties included.
+
+    Examples
+    --------
+    >>> ratio_change([1.0, 1.0, 1.0, -1.0, -1.0], [2.0, 0.5, -2.0, -1.5, 0.2])
+    array([ 1,  0, -1,  1, -1])
+    """
+    x = as_real_array(log_theta_ratio, "log_theta_ratio")
+    y = as_real_array(log_f_ratio, "log_f_ratio")
+    try:
+        x, y = np.broadcast_arrays(x, y)
+    except ValueError:
+        raise ValueError("log_theta_ratio and log_f_ratio must broadcast to one shape, "
+                         f"got {x.shape} and {y.shape}") from None
+    out = np.where(np.abs(y) > np.abs(x), MORE_EXTREME, WEAKENED)
+    out[np.sign(x) * np.sign(y) < 0] = REVERSED
+    return out

@@ -17,6 +17,10 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from nbcourse.binary import binary_discriminant, linear_discriminant
 from nbcourse.bounds import (
+    MORE_EXTREME,
+    RATIO_CHANGES,
+    REVERSED,
+    WEAKENED,
     f_j,
     guaranteed_more_extreme,
     log_f_j,
@@ -25,6 +29,7 @@ from nbcourse.bounds import (
     lower_bound,
     q_minus_j,
     q_minus_j_at_centre,
+    ratio_change,
     theta_at_centre,
     upper_bound,
 )
@@ -217,6 +222,70 @@ def test_guaranteed_more_extreme_closed_form_threshold():
     assert_array_equal(
         guaranteed_more_extreme([0.30, 0.3026, 0.9], 0.1, 3), [False, True, True]
     )
+
+
+# --- signed comparison of the two log ratios -------------------------------------------------
+
+
+def _exact_log_ratios(theta_c, theta_d, j=0):
+    """x = ln(θ_jc/θ_jd) and y = ln(f_j(θ_c)/f_j(θ_d)) from exact fractions."""
+    def f(theta):
+        out = Fraction(theta[j])
+        for k, t in enumerate(theta):
+            out *= 1 if k == j else 1 - Fraction(t)
+        return out
+    c, d = [Fraction(t) for t in theta_c], [Fraction(t) for t in theta_d]
+    return math.log(c[j] / d[j]), math.log(f(c) / f(d))
+
+
+# θ_c, θ_d and the change by hand: K = 2 squares the ratio (y = 2x); a corner against a
+# centre with θ_jc only a little larger: f_c = 0.4 · 0.4 = 0.16 > f_d = 0.35 · 0.675² = 0.1594...
+# (weakened) and, for K = 6, f_c = 0.45 · 0.45 = 0.2025 < f_d = 0.4 · 0.88⁵ = 0.2111 (reversed).
+HAND_CHANGES = [
+    (("0.8", "0.2"), ("0.4", "0.6"), MORE_EXTREME),
+    (("0.4", "0.6", "0"), ("0.35", "0.325", "0.325"), WEAKENED),
+    (("0.45", "0.55", "0", "0", "0", "0"), ("0.4", "0.12", "0.12", "0.12", "0.12", "0.12"), REVERSED),
+]
+
+
+@pytest.mark.parametrize(("theta_c", "theta_d", "expected"), HAND_CHANGES)
+def test_ratio_change_on_hand_examples_both_orders(theta_c, theta_d, expected):
+    x, y = _exact_log_ratios(theta_c, theta_d)
+    assert ratio_change(x, y) == expected
+    assert ratio_change(-x, -y) == expected            # classes exchanged: the mirror image
+    tc, td = np.array(theta_c, dtype=float), np.array(theta_d, dtype=float)
+    assert ratio_change(np.log(tc[0] / td[0]), log_f_j(tc, 0) - log_f_j(td, 0)) == expected
+
+
+def test_ratio_change_is_signed_not_absolute():
+    # x > 0 and y = -3x: |y| > |x|, yet the evidence changed side
+    x = np.array([0.5, 0.5, 0.5, -0.5, -0.5, 0.5, 0.0, 0.0])
+    y = np.array([1.0, 0.2, -1.5, -1.0, 1.5, 0.5, 0.3, 0.0])
+    assert_array_equal(ratio_change(x, y), [1, 0, -1, 1, -1, 0, 1, 0])
+    assert RATIO_CHANGES == {1: "more extreme", 0: "weakened", -1: "reversed"}
+    assert ratio_change([[0.5], [-0.5]], [1.0, -1.0, 0.1]).shape == (2, 3)
+
+
+@pytest.mark.parametrize("K", [3, 6])
+def test_ratio_change_is_more_extreme_wherever_eq_13_guarantees_it(K):
+    rng = np.random.default_rng(7 + K)
+    theta_c, theta_d = rng.dirichlet(np.ones(K), size=(2, 20000))
+    x = np.log(theta_c[:, 0] / theta_d[:, 0])
+    change = ratio_change(x, log_f_j(theta_c, 0) - log_f_j(theta_d, 0))
+    guaranteed = (guaranteed_more_extreme(theta_c[:, 0], theta_d[:, 0], K)
+                  | guaranteed_more_extreme(theta_d[:, 0], theta_c[:, 0], K))
+    assert guaranteed.sum() > 1000 and (~guaranteed).sum() > 1000
+    assert (change[guaranteed] == MORE_EXTREME).all()
+    assert (change[~guaranteed] == REVERSED).any()  # reversals exist, only outside the region
+
+
+def test_ratio_change_bad_input():
+    with pytest.raises(ValueError, match="log_f_ratio must not contain NaN"):
+        ratio_change(0.5, np.nan)
+    with pytest.raises(TypeError, match="log_theta_ratio must contain real numbers"):
+        ratio_change("0.5", 1.0)
+    with pytest.raises(ValueError, match=r"must broadcast to one shape, got \(3,\) and \(2,\)"):
+        ratio_change([1.0, 2.0, 3.0], [1.0, 2.0])
 
 
 # --- posteriors: eqs. 2 and 3 ------------------------------------------------------------

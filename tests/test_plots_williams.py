@@ -190,12 +190,27 @@ def test_guarantee_region_legend_names_the_regions_without_equation_numbers():
     assert not any("eq." in text for text in legend)
 
 
-def test_guarantee_region_scatter_is_split_by_flag():
-    d, c = np.array([0.1, 0.2, 0.5]), np.array([0.9, 0.25, 0.4])
-    ax = plot_guarantee_region(3, points=(d, c, np.array([True, False, False])))
-    more, less = ax.collections[-2], ax.collections[-1]
+def test_guarantee_region_scatter_is_split_into_three_changes():
+    d, c = np.array([0.1, 0.2, 0.5, 0.4]), np.array([0.9, 0.25, 0.4, 0.45])
+    ax = plot_guarantee_region(3, points=(d, c, np.array([1, 0, 0, -1])))
+    more, weakened, reversed_ = ax.collections[-3:]
     assert_allclose(more.get_offsets(), [[0.1, 0.9]])
-    assert_allclose(less.get_offsets(), [[0.2, 0.25], [0.5, 0.4]])
+    assert_allclose(weakened.get_offsets(), [[0.2, 0.25], [0.5, 0.4]])
+    assert_allclose(reversed_.get_offsets(), [[0.4, 0.45]])
+    assert len({tuple(col.get_facecolor()[0]) for col in (more, weakened, reversed_)}) == 3
+    legend = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert legend[-3:] == ["sampled: more extreme (1)", "sampled: weakened (2)",
+                           "sampled: reversed (1)"]
+
+
+def test_guarantee_region_rejects_flags_that_are_not_change_codes():
+    d, c = np.array([0.1, 0.2]), np.array([0.9, 0.25])
+    with pytest.raises(ValueError, match=r"points\[2\] must be codes of ratio_change"):
+        plot_guarantee_region(3, points=(d, c, np.array([True, False])))
+    with pytest.raises(ValueError, match=r"points\[2\] must be codes of ratio_change"):
+        plot_guarantee_region(3, points=(d, c, np.array([2, 0])))
+    with pytest.raises(ValueError, match="points must be three arrays of one shape"):
+        plot_guarantee_region(3, points=(d, c, np.array([1])))
 
 
 # ---------------------------------------------------------------- Figure 2

@@ -17,7 +17,16 @@ from matplotlib.patches import Patch
 from matplotlib.tri import Triangulation
 
 from .._validation import as_real_array, check_n_categories, check_probabilities, check_simplex
-from ..bounds import lower_bound, q_minus_j, q_minus_j_at_centre, upper_bound
+from ..bounds import (
+    MORE_EXTREME,
+    RATIO_CHANGES,
+    REVERSED,
+    WEAKENED,
+    lower_bound,
+    q_minus_j,
+    q_minus_j_at_centre,
+    upper_bound,
+)
 from .style import COLORS, get_axes
 
 __all__ = [
@@ -254,24 +263,26 @@ def plot_guarantee_region(K: int = 3, *, points=None, ax=None):
 
     In the ``(theta_jd, theta_jc)`` unit square, shades the region above the
     curve ``theta_jc = [(K - 2 + theta_jd) / (K - 1)]**(K - 1)`` (eq. 13), where
-    ``f_j(theta_c) / f_j(theta_d) > theta_jc / theta_jd`` holds whatever the other
-    entries of ``theta_c`` and ``theta_d``, and its mirror image below the
+    ``f_j(theta_c) / f_j(theta_d) > theta_jc / theta_jd > 1`` holds whatever the
+    other entries of ``theta_c`` and ``theta_d``, and its mirror image below the
     diagonal, where the ratio is guaranteed more extreme in favour of ``d``.
 
     Parameters
     ----------
     K : int, default 3
-    points : tuple (theta_jd, theta_jc, more_extreme) of array_like or None
-        Optional sampled pairs; ``more_extreme`` (bool) colours them by whether
-        ``log(f_j(theta_c)/f_j(theta_d))`` exceeded ``log(theta_jc/theta_jd)`` in
-        absolute value.
+    points : tuple (theta_jd, theta_jc, change) of array_like or None
+        Optional sampled pairs; ``change`` holds the codes of
+        :func:`nbcourse.bounds.ratio_change` (1 more extreme, 0 weakened,
+        -1 reversed), drawn as black dots, purple crosses and green triangles,
+        with their counts in the legend.
     ax : matplotlib.axes.Axes or None
 
     Returns
     -------
     matplotlib.axes.Axes
         ``ax.lines[0]`` is the eq. 13 boundary, ``ax.lines[1]`` its mirror,
-        ``ax.lines[2]`` the diagonal.
+        ``ax.lines[2]`` the diagonal; with ``points``, the last three collections
+        are the more extreme, weakened and reversed pairs, in that order.
 
     Examples
     --------
@@ -292,18 +303,36 @@ def plot_guarantee_region(K: int = 3, *, points=None, ax=None):
     ax.plot(boundary, x, color=COLORS["blue"], lw=1.5)
     ax.plot([0, 1], [0, 1], color="black", ls="--", lw=1, label=r"$\theta_{jc} = \theta_{jd}$")
     if points is not None:
-        d = check_probabilities(points[0], "points[0]")
-        c = check_probabilities(points[1], "points[1]")
-        more = np.asarray(points[2], dtype=bool)
-        ax.scatter(d[more], c[more], s=5, color=COLORS["black"], lw=0, alpha=0.6,
-                   label="sampled: more extreme")
-        ax.scatter(d[~more], c[~more], s=9, color=COLORS["purple"], marker="x", lw=0.8,
-                   label="sampled: less extreme")
+        _scatter_ratio_changes(ax, *points)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8)
     return _finish(ax, r"$\theta_{jd}$", r"$\theta_{jc}$", rf"Guaranteed more extreme, $K = {K}$")
+
+
+_CHANGE_STYLES = {  # scatter style of each code of ratio_change, in drawing order
+    MORE_EXTREME: {"s": 5, "color": COLORS["black"], "lw": 0, "alpha": 0.6},
+    WEAKENED: {"s": 9, "color": COLORS["purple"], "marker": "x", "lw": 0.8},
+    REVERSED: {"s": 16, "color": COLORS["green"], "marker": "v", "lw": 0},
+}
+
+
+def _scatter_ratio_changes(ax, theta_jd, theta_jc, change):
+    """Scatter sampled pairs of the guarantee region, one collection per code of ratio_change."""
+    d = check_probabilities(theta_jd, "points[0]")
+    c = check_probabilities(theta_jc, "points[1]")
+    codes = np.asarray(change)
+    if codes.dtype.kind not in "iu" or not np.isin(codes, list(RATIO_CHANGES)).all():
+        raise ValueError("points[2] must be codes of ratio_change (1, 0 or -1), "
+                         f"got {codes.dtype} values {np.unique(codes)[:5]}")
+    if not d.shape == c.shape == codes.shape:
+        raise ValueError("points must be three arrays of one shape, "
+                         f"got {d.shape}, {c.shape} and {codes.shape}")
+    for code, style in _CHANGE_STYLES.items():
+        at = codes == code
+        ax.scatter(d[at], c[at], label=f"sampled: {RATIO_CHANGES[code]} ({int(at.sum()):,})",
+                   **style)
 
 
 # ---------------------------------------------------------------- Figure 2
