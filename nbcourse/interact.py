@@ -1,12 +1,8 @@
 """Interactive figures that work in a kernel, in the static HTML book and in print.
 
 One call, :func:`explore`, turns a plotting function and a range for each of its
-parameters into an object that displays itself three ways from a single output:
+parameters into an object that displays itself in three ways:
 
-``application/vnd.jupyter.widget-view+json``
-    ipywidgets controls (a slider per numeric range, a dropdown per list of
-    options) above an output area that is redrawn by calling the plotting
-    function again.  Only offered when a kernel with comm support is running.
 ``text/html``
     a self-contained static control: one frame per point of the control grid,
     precomputed as PNG data URIs, one ``<input type="range">`` or ``<select>``
@@ -16,32 +12,40 @@ parameters into an object that displays itself three ways from a single output:
 ``image/png``
     a still image of the initial state, for print and for renderers without
     JavaScript.
+live ipywidgets controls
+    in a kernel with comm support (Jupyter, JupyterLab, Binder) the figure shows
+    itself as two outputs instead: the controls (a slider per numeric range, a
+    dropdown per list of options) as an ipywidgets view, and below them the
+    figure itself as an ordinary ``image/png`` output with a display id, which
+    each move of a control replaces (``update_display_data``).
 
 Which representation a reader sees
 ----------------------------------
-* Jupyter, JupyterLab, Binder (live kernel): the front end prefers the widget
-  view, so the live controls appear.  ``continuous_update=True`` on the sliders
-  keeps dragging smooth: the ipywidgets front end sends at most one pending
-  change while the kernel is busy and drops the intermediate ones, so a slow
-  plotting function never builds a backlog.
-* A stored output opened without re-running the cell: the widget view needs
-  its model, which lives in the kernel; Jupyter shows ipywidgets' "model not
-  found" placeholder until the cell is run again.  The ``text/plain``
-  representation says so.
-* The HTML book: myst-nb would pick the widget view first (render priority 10,
-  before ``text/html`` at 30), which renders nothing without a kernel and pulls
-  the ipywidgets manager from a CDN.  ``_config.yml`` therefore removes the
-  widget view from the priority list (``nb_mime_priority_overrides`` with
-  priority ``null``) and empties ``nb_ipywidgets_js``, so the book shows the
-  static control and loads nothing from the network.
-* LaTeX/PDF: myst-nb's LaTeX priority list has neither the widget view nor
-  ``text/html``; it takes the ``image/png`` still.
-* nbval skips the widget view (its model id is random) and ``image/png``; it
-  compares ``text/plain`` and ``text/html``.  The HTML is deterministic (frames
+* Jupyter, JupyterLab, Binder (live kernel): the controls and the figure.
+  ``continuous_update=True`` on the sliders keeps dragging smooth: the
+  ipywidgets front end sends at most one pending change while the kernel is
+  busy and drops the intermediate ones, so a slow plotting function never builds
+  a backlog.
+* A notebook saved after a live run and opened again without a kernel: the
+  controls need their model, which lived in the kernel, so Jupyter shows its
+  "model not found" line in their place; the figure is an ordinary image output,
+  saved with the notebook in the state the reader left it, and still shows.
+* Stored outputs of the book's notebooks: ``tools/run_notebooks.py`` and the
+  nbval run (``conftest.py``) set the environment variable
+  ``NBCOURSE_FIGURES=static`` for their kernels, and the figure then displays
+  itself as one output with ``text/html``, ``image/png`` and ``text/plain``,
+  the form the book renders.  Opened in Jupyter without running, such an output
+  shows its static control.
+* The HTML book: myst-nb shows ``text/html``, the static control; ``_config.yml``
+  also drops any widget view (``nb_mime_priority_overrides`` with priority
+  ``null``) and empties ``nb_ipywidgets_js``, so nothing is loaded from a CDN.
+* LaTeX/PDF: myst-nb's LaTeX priority list takes the ``image/png`` still.
+* nbval compares ``text/plain`` and ``text/html`` and never ``image/png``.
+  The HTML is deterministic (frames
   rendered by Agg without timestamps, element ids taken from a hash of the
   content), and ``tests/nbval_sanitize.cfg`` masks the PNG payloads and the
   content-hash id, the parts that may differ between machines whose font
-  rasterisation differs, just as nbval itself never compares ``image/png``.
+  rasterisation differs.
 
 Budgets and choices
 -------------------
@@ -112,6 +116,7 @@ import itertools
 import json
 import math
 import numbers
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -559,6 +564,10 @@ def static_html(title: str, controls: tuple[Control, ...], frames: list[bytes],
 # --------------------------------------------------------------------------- live widget
 
 
+STATIC_ENV = "NBCOURSE_FIGURES"
+"""Environment variable: ``static`` makes every figure display its stored (book) form."""
+
+
 def _has_comm_kernel() -> bool:
     """True inside an IPython kernel (which supports ipywidgets comms)."""
     try:
@@ -569,13 +578,16 @@ def _has_comm_kernel() -> bool:
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
-def _display_png(png: bytes, size: tuple[int, int]) -> dict:
-    """An output-area entry (nbformat display_data) holding one PNG."""
+def _live() -> bool:
+    """Show live controls: in a kernel, unless ``NBCOURSE_FIGURES=static`` asks otherwise."""
+    return _has_comm_kernel() and os.environ.get(STATIC_ENV, "").strip() != "static"
+
+
+def _image_bundle(png: bytes, size: tuple[int, int], words: str) -> tuple[dict, dict]:
+    """(data, metadata) of an image output: the PNG, and ``words`` for text-only readers."""
     width, height = size
-    return {"output_type": "display_data",
-            "data": {"image/png": base64.b64encode(png).decode("ascii"),
-                     "text/plain": f"<Figure size {width}x{height}>"},
-            "metadata": {}}
+    return ({"image/png": base64.b64encode(png).decode("ascii"), "text/plain": f"<{words}>"},
+            {"image/png": {"width": width, "height": height}})
 
 
 def _slider_widget(c: Control, value):
@@ -634,7 +646,9 @@ class Explorer:
                        for values in itertools.product(*(c.values for c in controls))]
         self.alts = self._alt_texts(alt)
         self._widget = None
-        self._output = None
+        self._inputs: list = []
+        self._current: tuple[dict, dict] | None = None
+        self._handle = None  # the figure output's DisplayHandle once shown live
         self._render_all()
 
     def _alt_texts(self, alt) -> list[str]:
@@ -683,46 +697,45 @@ class Explorer:
     # ---------------------------------------------------------------- live widget
     @property
     def widget(self):
-        """The ipywidgets view: controls above an output area (built on first use)."""
+        """The live controls (an ``ipywidgets.VBox``), built on first use."""
         if self._widget is None:
             import ipywidgets as W
 
-            j0 = self._initial_indices()
-            inputs = [_control_widget(c, j) for c, j in zip(self.controls, j0, strict=True)]
-            self._output = W.Output()
-            self._output.outputs = (_display_png(self.frames[self._k(j0)], self.frame_size),)
+            inputs = [_control_widget(c, j)
+                      for c, j in zip(self.controls, self._initial_indices(), strict=True)]
             for w in inputs:
                 w.observe(self._on_change, names="value")
             self._inputs = inputs
-            self._widget = W.VBox([W.VBox(inputs), self._output])
+            self._widget = W.VBox(inputs)
         return self._widget
 
     @property
-    def output(self):
-        """The live widget's output area (an ``ipywidgets.Output``)."""
-        self.widget  # noqa: B018 - builds the widget
-        return self._output
+    def current(self) -> tuple[dict, dict]:
+        """(data, metadata) of the figure output for the controls' current values."""
+        if self._current is None:
+            k = self._k(self._initial_indices())
+            self._current = _image_bundle(self.frames[k], self.frame_size, self.alts[k])
+        return self._current
 
     def _k(self, indices) -> int:
         return int(np.ravel_multi_index(indices, [len(c.values) for c in self.controls]))
 
-    def _live_params(self) -> dict:
-        params = {}
-        for c, w in zip(self.controls, self._inputs, strict=True):
-            # snap slider values to the grid so that 0.30000000000000004 is drawn as 0.3
-            params[c.name] = w.value if c.kind == "options" else c.values[c.index_of(w.value)]
-        return params
+    def _live_indices(self) -> tuple[int, ...]:
+        # snap slider values to the grid so that 0.30000000000000004 is drawn as 0.3
+        return tuple(c.index_of(w.value) for c, w in zip(self.controls, self._inputs, strict=True))
 
     def _on_change(self, change) -> None:
-        """Redraw the figure for the controls' current values."""
+        """Redraw the figure for the controls' current values and replace the figure output."""
         try:
-            params = self._live_params()
-            rgb = _draw(self.plot_fn, params, self.figsize, (self.dpi,))[0]
-            entry = _display_png(_png(rgb, palette=True), (rgb.shape[1], rgb.shape[0]))
+            k = self._k(self._live_indices())
+            rgb = _draw(self.plot_fn, self.states[k], self.figsize, (self.dpi,))[0]
+            self._current = _image_bundle(_png(rgb, palette=True), (rgb.shape[1], rgb.shape[0]),
+                                          self.alts[k])
         except Exception as exc:  # show the problem in the figure's place, never crash
-            entry = {"output_type": "stream", "name": "stderr",
-                     "text": f"{type(exc).__name__}: {exc}\n"}
-        self._output.outputs = (entry,)
+            self._current = ({"text/plain": f"{type(exc).__name__}: {exc}"}, {})
+        if self._handle is not None:
+            data, metadata = self._current
+            self._handle.update(data, metadata=metadata, raw=True)
 
     # ---------------------------------------------------------------- display
     def __repr__(self) -> str:
@@ -731,13 +744,33 @@ class Explorer:
                 f"run the cell in a live kernel for the controls>")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        """Widget view (in a kernel), static control, still image and a text fallback."""
+        """The stored form: static control, still image and a text fallback."""
         data = {"text/plain": repr(self), "text/html": self.html,
                 "image/png": base64.b64encode(self.still).decode("ascii")}
-        if _has_comm_kernel():
-            data[_WIDGET_VIEW] = self.widget._repr_mimebundle_()[_WIDGET_VIEW]
         width, height = self.frame_size
         return data, {"image/png": {"width": width, "height": height}}
+
+    @property
+    def _ipython_display_(self):
+        """In a live kernel, display as controls and a figure output (see the module notes).
+
+        IPython calls this instead of :meth:`_repr_mimebundle_` when it exists; it exists
+        only while :func:`_live` holds, so elsewhere the stored form is displayed.
+        """
+        if not _live():
+            raise AttributeError("_ipython_display_")
+        return self._display_live
+
+    def _display_live(self) -> None:
+        from IPython.display import display
+
+        controls = {_WIDGET_VIEW: self.widget._repr_mimebundle_()[_WIDGET_VIEW],
+                    "text/plain": f"<controls of the interactive figure {self.title}: "
+                                  f"{', '.join(c.text for c in self.controls)}; run the cell "
+                                  f"to move them>"}
+        display(controls, raw=True)
+        data, metadata = self.current
+        self._handle = display(data, metadata=metadata, raw=True, display_id=True)
 
 
 def _check_settings(settings: dict) -> None:
@@ -861,9 +894,9 @@ def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str
     Returns
     -------
     Explorer
-        Displays itself (``_repr_mimebundle_``) with the widget view when a
-        kernel is running, ``text/html`` (the static control) and
-        ``image/png`` (the still).  Every state is drawn during this call, so
+        Displays itself as live controls and a figure output in a kernel, and
+        elsewhere (or with ``NBCOURSE_FIGURES=static``) as one output with
+        ``text/html`` (the static control) and ``image/png`` (the still).  Every state is drawn during this call, so
         any problem surfaces here.
 
     Raises

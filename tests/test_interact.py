@@ -4,6 +4,7 @@ import base64
 import io
 import itertools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -264,9 +265,19 @@ def test_initial_state_defaults_to_middle_slider_value_and_first_option():
 # --------------------------------------------------------------------------- live widget
 
 
+class Figure:
+    """The live figure output of an explorer, as a front end holding its display id sees it."""
+
+    def __init__(self, fig):
+        self.fig = fig
+
+    @property
+    def data(self):
+        return self.fig.current[0]
+
+
 def widget_parts(fig):
-    controls_box, output = fig.widget.children
-    return list(controls_box.children), output
+    return list(fig.widget.children), Figure(fig)
 
 
 def test_live_widget_has_one_control_per_parameter():
@@ -277,9 +288,8 @@ def test_live_widget_has_one_control_per_parameter():
     assert slider.continuous_update is True and slider.description == "n"
     assert type(dropdown).__name__ == "Dropdown" and dropdown.label == "x"
     assert dropdown.options == (("x", "x"), ("y", "y"))  # (label, value) pairs
-    assert output is fig.output
-    (first,) = output.outputs
-    assert_colour(base64.b64decode(first["data"]["image/png"]), 2, "x")
+    assert_colour(base64.b64decode(output.data["image/png"]), 2, "x")
+    assert output.data["text/plain"] == f"<{fig.alts[2]}>", "its alt text, for text readers"
 
 
 def test_moving_each_control_calls_the_plot_function_and_redraws():
@@ -291,13 +301,11 @@ def test_moving_each_control_calls_the_plot_function_and_redraws():
                                  (dropdown, "y", {"n": 3, "kind": "y"}),
                                  (slider, 1, {"n": 1, "kind": "y"})]:
         seen.calls.clear()
-        old = output.outputs
+        old = output.data
         widget.value = value
         assert seen.calls == [state]
-        assert output.outputs != old
-        (entry,) = output.outputs
-        assert entry["output_type"] == "display_data"
-        png = base64.b64decode(entry["data"]["image/png"])
+        assert output.data != old
+        png = base64.b64decode(output.data["image/png"])
         assert_colour(png, state["n"], state["kind"])
         assert colour_of(png)[1] == (40, 30)  # 1 x 0.75 in at 40 dpi
     assert plt.get_fignums() == before
@@ -325,8 +333,9 @@ def test_live_failure_is_shown_in_the_output_area_not_raised():
     (slider,), output = widget_parts(fig)
     state["fail"] = True
     slider.value = 3
-    (entry,) = output.outputs
-    assert entry["output_type"] == "stream" and "data went away" in entry["text"]
+    assert output.data == {"text/plain": "ValueError: plot_fn must be a function that draws "
+                                         "every state, got flaky raising RuntimeError at the "
+                                         "state n=3 (controls n): data went away"}
 
 
 # --------------------------------------------------------------------------- static control
@@ -450,12 +459,18 @@ def test_mime_bundle_outside_a_kernel_has_html_still_and_text():
     assert "run the cell in a live kernel" in data["text/plain"]
 
 
-def test_mime_bundle_in_a_kernel_adds_the_widget_view(monkeypatch):
+def test_in_a_live_kernel_the_figure_displays_as_controls_and_an_image(monkeypatch):
     monkeypatch.setattr(interact, "_has_comm_kernel", lambda: True)
+    monkeypatch.delenv(interact.STATIC_ENV, raising=False)
     fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
+    assert callable(fig._ipython_display_), "IPython then calls it instead of the bundle"
     data, _ = fig._repr_mimebundle_()
-    assert data[WIDGET_VIEW]["model_id"] == fig.widget.model_id
-    assert {"text/html", "image/png", "text/plain"} <= set(data)
+    assert WIDGET_VIEW not in data, "the stored form never carries a widget view"
+    monkeypatch.setenv(interact.STATIC_ENV, "static")
+    assert not hasattr(fig, "_ipython_display_"), "the book's runner gets the stored form"
+    monkeypatch.setattr(interact, "_has_comm_kernel", lambda: False)
+    monkeypatch.delenv(interact.STATIC_ENV)
+    assert not hasattr(fig, "_ipython_display_"), "no kernel: the stored form"
 
 
 # --------------------------------------------------------------------------- book and nbval
@@ -508,15 +523,14 @@ def swatch(n, kind):
 
 fig = nbcourse.explore(swatch, n=(1, 3, 1), kind=["x", "y"], _dpi=40)
 fig""",
-    """(slider, dropdown), output = fig.widget.children[0].children, fig.output
-before = output.outputs
+    """slider, dropdown = fig.widget.children
 slider.value, dropdown.value = 3, "y"
-print(output.outputs != before, len(plt.get_fignums()))""",
+print(len(plt.get_fignums()))""",
 ]
 
 
-@pytest.fixture(scope="module")
-def executed_notebook(tmp_path_factory):
+def execute_notebook(directory, figures):
+    """Run NOTEBOOK_CODE in a fresh kernel with NBCOURSE_FIGURES=``figures`` (None: unset)."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -524,25 +538,59 @@ def executed_notebook(tmp_path_factory):
     nb.cells = [nbformat.v4.new_code_cell(code) for code in NOTEBOOK_CODE]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
-    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
-    path = tmp_path_factory.mktemp("nb") / "explore.ipynb"
+    saved = os.environ.pop(interact.STATIC_ENV, None)
+    try:
+        if figures is not None:
+            os.environ[interact.STATIC_ENV] = figures
+        NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    finally:
+        os.environ.pop(interact.STATIC_ENV, None)
+        if saved is not None:
+            os.environ[interact.STATIC_ENV] = saved
+    path = directory / "explore.ipynb"
     nbformat.write(nb, path)
     return nb, path
 
 
-def test_stored_output_carries_all_three_representations(executed_notebook):
+@pytest.fixture(scope="module")
+def executed_notebook(tmp_path_factory):
+    return execute_notebook(tmp_path_factory.mktemp("static"), "static")
+
+
+@pytest.fixture(scope="module")
+def live_notebook(tmp_path_factory):
+    return execute_notebook(tmp_path_factory.mktemp("live"), None)
+
+
+def test_stored_output_carries_the_static_control_and_the_still(executed_notebook):
     nb, _ = executed_notebook
     outputs = nb.cells[0].outputs
     assert [o.output_type for o in outputs] == ["execute_result"], "no stray figure output"
     data = outputs[0].data
-    assert {WIDGET_VIEW, "text/html", "image/png", "text/plain"} <= set(data)
-    model_id = data[WIDGET_VIEW]["model_id"]
-    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    assert state[model_id]["model_name"] == "VBoxModel", "the kernel built the live widget"
+    assert set(data) == {"text/html", "image/png", "text/plain"}
     _, static = parse_static(data["text/html"])
     assert len(static["index"]) == 6 and len(set(static["index"])) == 6
     assert Image.open(io.BytesIO(base64.b64decode(data["image/png"]))).mode == "RGB"
-    assert nb.cells[1].outputs[0].text == "True 0\n", "the widget redraws in the kernel"
+
+
+def test_a_live_run_saves_the_figure_in_the_state_the_reader_left(live_notebook):
+    """Controls as a widget view; the figure an image output that each move replaced.
+
+    Opened again without a kernel, the widget view has no model, but the image output is
+    ordinary data in the file, so the figure still shows, in its last state.
+    """
+    nb, _ = live_notebook
+    controls, figure = nb.cells[0].outputs
+    assert controls.output_type == figure.output_type == "display_data"
+    model_id = controls.data[WIDGET_VIEW]["model_id"]
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    assert state[model_id]["model_name"] == "VBoxModel", "the kernel built the live controls"
+    assert "run the cell" in controls.data["text/plain"]
+    assert set(figure.data) == {"image/png", "text/plain"}
+    (r, g, b), _ = colour_of(base64.b64decode(figure.data["image/png"]))
+    assert max(abs(r - 40 * 3), abs(g - 160), abs(b - 90)) <= 3, "n = 3, kind = y"
+    assert figure.data["text/plain"] == "<swatch, at n = 3, kind = y>", "the state's alt text"
+    assert nb.cells[1].outputs[0].text == "0\n", "every figure the kernel drew was closed"
 
 
 def test_nbval_passes_on_the_stored_outputs(executed_notebook):
@@ -550,7 +598,8 @@ def test_nbval_passes_on_the_stored_outputs(executed_notebook):
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval", "-o", "addopts=",
          "-o", "testpaths=", "--nbval-sanitize-with", str(ROOT / "tests/nbval_sanitize.cfg"),
-         str(path)], capture_output=True, text=True, cwd=path.parent, timeout=300)
+         str(path)], capture_output=True, text=True, cwd=path.parent, timeout=300,
+        env={**os.environ, interact.STATIC_ENV: "static"})
     assert run.returncode == 0, run.stdout[-3000:]
     assert "2 passed" in run.stdout
 
@@ -617,7 +666,7 @@ def test_control_names_read_as_mathematics():
     assert fig.caption == "Interactive figure: move the controls to change θ_j, number of values K."
     parser, _ = parse_static(fig.html)
     assert "<label for=" in fig.html and ">θ_j</label>" in fig.html
-    widget_names = [w.description for w in fig.widget.children[0].children]
+    widget_names = [w.description for w in fig.widget.children]
     assert widget_names == ["θ_j", "number of values K"]
 
 
@@ -628,7 +677,7 @@ def test_numeric_options_are_listed_in_order_with_the_first_written_selected():
     assert data["labels"][1] == ["2", "3", "6", "10"]
     assert ["selected" in o for o in parser.options] == [False, False, True, False]
     assert fig.initial == {"theta_j": 0.5, "K": 6}
-    dropdown = fig.widget.children[0].children[1]
+    dropdown = fig.widget.children[1]
     assert [label for label, _ in dropdown.options] == ["2", "3", "6", "10"]
     assert dropdown.value == 6
 

@@ -4,8 +4,9 @@ JupyterLab comes from the project's environment (``requirements-dev.txt``); noth
 while the test runs.  The server listens on 127.0.0.1 with a token, in a temporary folder holding
 the student tree (``tools/build_student_tree.py``); the browser may reach only 127.0.0.1.  One
 chapter with interactive figures and one student notebook are opened and run with "Run All
-Cells", then checked: rendered Markdown carries no MyST source, exercises carry a note instead of their solution, the live
-widget redraws its figure when a control changes, and ``check("q1")`` prints its feedback.
+Cells", then checked: rendered Markdown carries no MyST source, exercises carry a note instead
+of their solution, the live controls redraw their figure, the figure is still there when the
+saved notebook is opened again without running it, and ``check("q1")`` prints its feedback.
 Screenshots go to ``_build/screenshots/jupyterlab`` for a person to look at.
 """
 
@@ -85,6 +86,7 @@ def lab(tmp_path_factory):
            "JUPYTER_RUNTIME_DIR": str(base / "runtime"), "JUPYTERLAB_SETTINGS_DIR": str(settings),
            "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
            "PYTHONPATH": ""}
+    env.pop("NBCOURSE_FIGURES", None)  # live figures, as a student's kernel shows them
     token, port = secrets.token_hex(16), _free_port()
     log = (base / "lab.log").open("w")
     proc = subprocess.Popen(
@@ -230,12 +232,13 @@ def test_chapter_reads_right_and_its_widget_responds(browser, lab):
         errors = nb.page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]')
         assert errors.count() == 0, errors.all_inner_texts()
 
-        widget = nb.page.locator(".jp-OutputArea-output .widget-vbox").first
-        widget.scroll_into_view_if_needed()
-        image = widget.locator(".widget-output img, .jupyter-widgets-output-area img").first
-        image.wait_for(state="visible", timeout=30_000)
-        before = image.get_attribute("src")
+        cell = nb.page.locator(".jp-CodeCell").filter(has=nb.page.locator(".widget-vbox")).first
+        cell.scroll_into_view_if_needed()
+        figure = cell.locator(".jp-RenderedImage img").first
+        figure.wait_for(state="visible", timeout=30_000)
+        before = figure.get_attribute("src")
         nb.shot("widget-before")
+        widget = cell.locator(".widget-vbox").first
         select = widget.locator("select").first
         if select.count():
             options = select.locator("option").all_inner_texts()
@@ -244,11 +247,27 @@ def test_chapter_reads_right_and_its_widget_responds(browser, lab):
             widget.locator(".noUi-handle").first.focus()
             nb.page.keyboard.press("ArrowRight")
         nb.page.wait_for_function(
-            "([el, before]) => { const i = el.querySelector('.widget-output img, "
-            ".jupyter-widgets-output-area img'); return i && i.src !== before; }",
-            arg=[widget.element_handle(), before], timeout=30_000)
+            "([el, before]) => { const i = el.querySelector('.jp-RenderedImage img');"
+            " return i && i.src !== before; }",
+            arg=[cell.element_handle(), before], timeout=30_000)
+        after = figure.get_attribute("src")
         nb.shot("widget-after")
         assert not nb.blocked, f"the page asked the network for {nb.blocked[:5]}"
+        nb.menu("File", "Save Notebook")
+        nb.page.wait_for_function(
+            "() => !document.querySelector('.jp-mod-dirty')", timeout=30_000)
+        nb.menu("Kernel", "Shut Down Kernel")
+    finally:
+        nb.close()
+    # Opened again with a new kernel and nothing run: the controls have no model, the figure
+    # is an ordinary image output saved in the state the reader left it.
+    nb = Notebook(browser, lab, CHAPTER)
+    try:
+        cell = nb.page.locator(".jp-CodeCell").filter(
+            has=nb.page.locator(".jp-RenderedImage img[src='" + after + "']")).first
+        cell.scroll_into_view_if_needed()
+        assert cell.locator(".jp-RenderedImage img").first.is_visible()
+        nb.shot("widget-reopened")
     finally:
         nb.close()
 

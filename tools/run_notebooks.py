@@ -6,8 +6,10 @@ Usage::
 
 Each PATH is a notebook or a folder searched recursively for ``*.ipynb``.  Every
 notebook runs in its own fresh ``python3`` kernel with its folder as working
-directory and ``PYTHONHASHSEED=0``.  Without ``--inplace`` the notebooks are only
-executed (a smoke test); with it, the stored outputs are replaced.  Execution
+directory, ``PYTHONHASHSEED=0`` and ``NBCOURSE_FIGURES=static`` (interactive
+figures display the form the book stores, see ``nbcourse.interact``).  Without
+``--inplace`` the notebooks are only executed (a smoke test); with it, the stored
+outputs are replaced.  Execution
 timing metadata is not recorded, so a second run changes nothing but what
 legitimately varies.  Prints one line per notebook with its wall time and exits
 non-zero if any notebook raised, naming the notebook and the cell.
@@ -83,6 +85,7 @@ def main(argv=None):
     parser.add_argument("--timeout", type=float, default=120.0, help="per cell, seconds")
     args = parser.parse_args(argv)
     os.environ["PYTHONHASHSEED"] = "0"
+    os.environ["NBCOURSE_FIGURES"] = "static"  # interactive figures in their stored form
     failures = 0
     for path in find_notebooks(args.paths):
         try:
