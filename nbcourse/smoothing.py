@@ -83,7 +83,7 @@ def lidstone(counts, alpha=1.0):
     With a symmetric Dirichlet prior ``Dir(α, ..., α)`` on ``θ`` and counts
     ``N_1, ..., N_K`` from a categorical sample of size ``n``, the posterior is
     ``Dir(N_1 + α, ..., N_K + α)`` and this is its mean (Lidstone 1920; Murphy
-    2022, §4.6.3).  ``α = 0`` is the maximum-likelihood estimate ``N_j / n``,
+    2022; Manning, Raghavan & Schütze 2008, ch. 13).  ``α = 0`` is the maximum-likelihood estimate ``N_j / n``,
     ``α = 1`` Laplace's rule of succession.  The categorical model of Williams
     (2024), eq. 2, is fitted with it (:class:`nbcourse.CategoricalNB`).
 

@@ -3,6 +3,10 @@ scikit-learn's CategoricalNB and BernoulliNB as oracles, and the cross-validatio
 
 from fractions import Fraction
 
+import matplotlib
+
+matplotlib.use("Agg")
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -171,3 +175,46 @@ def test_cross_validate_alpha_refuses_a_bad_grid():
         cross_validate_alpha(X, y, [], n_splits=5)
     with pytest.raises(ValueError, match="alphas must be"):
         cross_validate_alpha(X, y, [1.0, -2.0], n_splits=5)
+
+
+# ------------------------------------------------------------------ figures
+def test_plot_smoothed_estimates_draws_the_closed_forms():
+    import matplotlib.pyplot as plt
+
+    from nbcourse.plots.smoothing import plot_smoothed_estimates
+
+    ax = plot_smoothed_estimates([6, 2, 0, 0], 2.0, values="abcd")
+    cat = [b.get_height() for b in ax.containers[0]]
+    pob = [b.get_height() for b in ax.containers[1]]
+    assert_allclose(cat, [8 / 16, 4 / 16, 2 / 16, 2 / 16], rtol=1e-15)  # (N_j + 2) / (8 + 8)
+    assert_allclose(pob, [8 / 12, 4 / 12, 2 / 12, 2 / 12], rtol=1e-15)  # (N_j + 2) / (8 + 4)
+    assert_allclose(ax.lines[0].get_ydata(), [0.75, 0.25, 0, 0])
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(t.startswith("categorical") and "sum 1.000" in t for t in labels)
+    assert any(t.startswith("PoB") and "sum 1.333" in t for t in labels)
+    assert [t.get_text() for t in ax.get_xticklabels()] == list("abcd")
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="counts must be a 1-d array"):
+        plot_smoothed_estimates([0, 0], 1.0)
+    with pytest.raises(ValueError, match="values must name the 3 values"):
+        plot_smoothed_estimates([1, 2, 3], 1.0, values=["a", "b"])
+
+
+def test_plot_smoothing_path_marks_the_best_alpha():
+    import matplotlib.pyplot as plt
+
+    from nbcourse.plots.smoothing import plot_smoothing_path
+
+    ax = plot_smoothing_path([0.1, 1.0, 10.0], {"categorical": [3, 1, 2], "PoB": [5, 4, 2]},
+                             ylabel="log loss", best={"categorical": 1.0, "PoB": 10.0})
+    assert ax.get_xscale() == "log"
+    assert [line.get_label() for line in ax.lines[:2]] == ["categorical", "PoB"]
+    assert ax.lines[2].get_xydata().tolist() == [[1.0, 1.0]]
+    assert ax.lines[3].get_xydata().tolist() == [[10.0, 2.0]]
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="alphas must be a non-empty 1-d array of finite numbers > 0"):
+        plot_smoothing_path([0.0, 1.0], {"a": [1, 2]}, ylabel="y")
+    with pytest.raises(ValueError, match=r"curves\['a'\] must have shape \(2,\)"):
+        plot_smoothing_path([0.5, 1.0], {"a": [1, 2, 3]}, ylabel="y")
+    with pytest.raises(ValueError, match=r"best\['a'\] must be an alpha of the grid"):
+        plot_smoothing_path([0.5, 1.0], {"a": [1, 2]}, ylabel="y", best={"a": 3.0})
