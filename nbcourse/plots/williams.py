@@ -313,7 +313,7 @@ def plot_guarantee_region(K: int = 3, *, points=None, ax=None):
 
 _CHANGE_STYLES = {  # scatter style of each code of ratio_change, in drawing order
     MORE_EXTREME: {"s": 5, "color": COLORS["black"], "lw": 0, "alpha": 0.6},
-    WEAKENED: {"s": 9, "color": COLORS["purple"], "marker": "x", "lw": 0.8},
+    WEAKENED: {"s": 14, "color": COLORS["purple"], "marker": "x", "lw": 1.0},
     REVERSED: {"s": 16, "color": COLORS["green"], "marker": "v", "lw": 0},
 }
 
