@@ -245,6 +245,24 @@ def test_a_solution_becomes_the_note_naming_its_exercise(tmp_path):
         "book and in the Solutions appendix of the PDF edition.*\n\n\nAfter.")
 
 
+def test_glossary_terms_become_anchors_and_term_roles_links_to_them(tmp_path):
+    text = ("# Ch\n\nA {term}`one-hot` code and {term}`the model <Product of Bernoullis>`.\n\n"
+            "```{glossary}\nOne-hot\none-hot encoding\n  K bits, one per value; see "
+            "{term}`product of Bernoullis`.\n\nProduct of Bernoullis\n  K independent bits.\n```")
+    out = rewrite(tmp_path, text)
+    assert "A [one-hot](#term-one-hot) code and [the model](#term-product-of-bernoullis)." in out
+    assert '<a id="term-one-hot"></a>**One-hot**: K bits, one per value; see ' \
+           "[product of Bernoullis](#term-product-of-bernoullis)." in out
+    assert '<a id="term-one-hot-encoding"></a>**one-hot encoding**: K bits' in out
+    assert '<a id="term-product-of-bernoullis"></a>**Product of Bernoullis**: K independent' in out
+    assert "{term}" not in out and "{glossary}" not in out
+
+
+def test_a_term_missing_from_the_glossary_raises(tmp_path):
+    with pytest.raises(ValueError, match=r"\{term\} in book/ch: no label 'naive bayes'"):
+        rewrite(tmp_path, "# Ch\n\n{term}`naive Bayes`\n")
+
+
 def test_a_colon_fence_with_nested_fences_is_removed_whole(tmp_path):
     text = f"# Ch\n\n{EXERCISE}\n\n::::{{solution}} ex-a\nSee:\n\n```python\nx = 1\n```\n\n::::\nkept"
     out = rewrite(tmp_path, text)

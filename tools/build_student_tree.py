@@ -37,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 from urllib.parse import quote
 
@@ -146,6 +147,7 @@ class Book:
         self.docs = toc_documents(root)
         self.notebooks = {doc: read_document(root, doc) for doc in self.docs}
         self.titles, self.figures, self.equations, self.exercises, self.proofs = {}, {}, {}, {}, {}
+        self.terms: dict[str, tuple[str, str]] = {}  # lower-case term -> (doc, anchor)
         counts = {"fig": 0, "eq": 0, "ex": 0}
         kinds: dict[str, int] = {}
         for doc, nb in self.notebooks.items():
@@ -161,7 +163,7 @@ class Book:
                         blocks = list(_directive_blocks(src))
                     except ValueError as error:
                         raise ValueError(f"{doc}: {error}") from None
-                    for name, _arg, options, _ in blocks:
+                    for name, _arg, options, _body in blocks:
                         if name == "exercise":
                             counts["ex"] += 1
                             label = options.get("label", f"_exercise{counts['ex']}")
@@ -174,6 +176,9 @@ class Book:
                         elif name == "figure" and "name" in options:
                             counts["fig"] += 1
                             self.figures[options["name"]] = (doc, counts["fig"])
+                        elif name == "glossary":
+                            for term, _ in glossary_entries(_body):
+                                self.terms[term.lower()] = (doc, term_anchor(term))
                 elif cell["cell_type"] == "code":
                     figure = cell.get("metadata", {}).get("mystnb", {}).get("figure")
                     if figure:
@@ -271,6 +276,35 @@ ROLE = re.compile(r"\{(?P<role>[A-Za-z][\w:-]*)\}`(?P<text>[^`]+)`")
 def _title_and_target(text: str) -> tuple[str | None, str]:
     m = re.match(r"^(.*?)\s*<([^<>]+)>$", text, re.S)
     return (m.group(1), m.group(2)) if m else (None, text)
+
+
+def glossary_entries(body: str) -> list[tuple[str, str]]:
+    """(term, definition) pairs of a ``{glossary}`` body: a term line, then indented lines.
+
+    Consecutive term lines share the definition that follows them, as in Sphinx.
+    """
+    entries, terms, definition = [], [], []
+
+    def close():
+        if terms:
+            text = textwrap.dedent("\n".join(definition)).strip()
+            entries.extend((t, text) for t in terms)
+
+    for line in body.split("\n"):
+        if line.strip() and not line[0].isspace():
+            if definition:
+                close()
+                terms, definition = [], []
+            terms.append(line.strip())
+        elif terms:
+            definition.append(line)
+    close()
+    return entries
+
+
+def term_anchor(term: str) -> str:
+    """The anchor of a glossary term in a student notebook: ``term-`` and a slug."""
+    return "term-" + re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
 
 
 def solution_note(number) -> str:
@@ -380,6 +414,10 @@ class Rewriter:
             inner = "; ".join(f"[{cite_author(e)}, {e.get('year', 'n.d.')}]({bib}#{k})"
                               for k, e in zip(keys, entries, strict=True))
             return f"({inner})"
+        if role == "term":
+            title, target = _title_and_target(text)
+            doc, anchor = self._lookup(self.book.terms, target.lower(), role)
+            return self._link(title or target, doc, anchor)
         if role == "assignment":
             path = f"exercises/{text}/{text}.ipynb"
             return f"[`exercises/{text}`]({_rel(self.doc, path)})"
@@ -438,6 +476,9 @@ class Rewriter:
             return solution_note(self.book.exercises[arg][1]) + "\n"
         if name == "solutions":
             return SOLUTIONS_PAGE_NOTE + "\n"
+        if name == "glossary":
+            return "\n".join(f'<a id="{term_anchor(t)}"></a>**{t}**: {d}\n'
+                              for t, d in glossary_entries(body))
         if name == "selfcheck-answers":
             return self.answers()
         if name.startswith("prf:"):
