@@ -2,8 +2,8 @@
 
 Every expected value is computed here, in the grader's process: posteriors and the two
 experiment statistics by nbcourse (``log_posteriors``, ``compare_observations``), the
-points of Fig. 2 by ``log_f_j``, the eq. 13 condition by ``guaranteed_more_extreme``, and
-the seeded Dirichlet draws by numpy's own generator with the seed the notebook states.
+points of Fig. 2 by ``log_f_j``, more extreme or reversed (signed, as in eq. 13) by
+``ratio_change``, the eq. 13 condition by ``guaranteed_more_extreme``, and the seeded Dirichlet draws by numpy's own generator with the seed the notebook states.
 The classifiers are drawn by ``sample_log_classifiers``. Value indices ``j`` and class
 codes are 0-based, as in nbcourse.
 """
@@ -11,9 +11,12 @@ codes are 0-based, as in nbcourse.
 import numpy as np
 
 from nbcourse import (
+    MORE_EXTREME,
+    REVERSED,
     compare_observations,
     log_f_j,
     log_posteriors,
+    ratio_change,
     sample_log_classifiers,
 )
 from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
@@ -97,7 +100,12 @@ def _fig2_seeded():
 
 def _frac_more_extreme():
     _, _, x, y = _fig2_seeded()
-    return np.mean(np.abs(y) > np.abs(x))
+    return np.mean(ratio_change(x, y) == MORE_EXTREME)
+
+
+def _frac_reversed():
+    _, _, x, y = _fig2_seeded()
+    return np.mean(ratio_change(x, y) == REVERSED)
 
 
 def _largest_exception():
@@ -164,6 +172,7 @@ ASSIGNMENT = Assignment(
         ]),
         Question("q5", "500 seeded pairs", 2, [
             Test("frac_more_extreme", Value("frac_more_extreme"), close(_frac_more_extreme)),
+            Test("frac_reversed", Value("frac_reversed"), close(_frac_reversed)),
             Test("largest_exception", Value("largest_exception"),
                  close(_largest_exception, rtol=1e-6)),
         ]),
