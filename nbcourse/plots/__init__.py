@@ -7,6 +7,7 @@ figure) and returns the Axes it drew on, so tests can inspect it and exercises r
 
 from . import duda, style, williams
 from .duda import *  # noqa: F403  (re-exports duda.__all__)
+from .sklearn import plot_posterior_pairs  # noqa: F401  (the scikit-learn chapter's figure)
 from .smoothing import plot_smoothed_estimates, plot_smoothing_path  # noqa: F401  (chapter on smoothing)
 from .style import *  # noqa: F403
 from .williams import *  # noqa: F403
