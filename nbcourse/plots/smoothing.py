@@ -69,8 +69,8 @@ def plot_smoothed_estimates(counts, alpha, *, values=None, ax=None, title: str |
            label=rf"categorical $\theta_j$ (sum {theta.sum():.3f})")
     ax.bar(x + 0.2, bits, width=0.4, color=_PALETTE[1],
            label=f"PoB bit probabilities (sum {bits.sum():.3f})")
-    ax.plot(x, N / N.sum(), ls="none", marker="D", color=COLORS["black"], ms=5,
-            label="maximum likelihood $N_j / n$")
+    ax.plot(x, N / N.sum(), ls="none", marker="D", color=COLORS["black"], ms=5, clip_on=False,
+            zorder=3, label="maximum likelihood $N_j / n$")
     ax.set_xticks(x, names)
     ax.set_ylim(0, ymax)
     ax.set_xlabel("value $j$")
