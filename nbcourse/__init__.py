@@ -37,6 +37,7 @@ MODULES = (
     "posteriors",
     "encoding",
     "naive_bayes",
+    "smoothing",
     "experiments",
     "calibration",
     "datasets",

@@ -404,19 +404,31 @@ def _png(rgb: np.ndarray, palette: bool) -> bytes:
 
 
 def _call(plot_fn: Callable, params: dict, figsize, dpi: int):
-    """``plot_fn(**params)`` under the figure defaults; its exceptions become ValueError."""
+    """``plot_fn(**params)`` under the figure defaults; its exceptions become ValueError.
+
+    ``rc_context`` restores every rcParam on exit, ``interactive`` included; a backend that
+    pyplot loads on the first figure (IPython's inline backend) switches interactive mode
+    on, so the mode set inside is kept, or later figures of the notebook would not show.
+    """
+    import matplotlib
     import matplotlib.pyplot as plt
 
+    interactive = matplotlib.is_interactive()
     try:
         with plt.rc_context({"figure.figsize": figsize, "figure.dpi": dpi,
                              "figure.facecolor": "white"}):
-            return plot_fn(**params)
+            try:
+                return plot_fn(**params)
+            finally:
+                interactive = matplotlib.is_interactive()
     except Exception as exc:
         state = ", ".join(f"{k}={v!r}" for k, v in params.items())
         raise ValueError(f"plot_fn must be a function that draws every state, got "
                          f"{_title(plot_fn)} raising "
                          f"{type(exc).__name__} at the state {state} "
                          f"(controls {', '.join(params)}): {exc}") from exc
+    finally:
+        matplotlib.interactive(interactive)
 
 
 def _draw(plot_fn: Callable, params: dict, figsize, dpis: tuple[int, ...]) -> list[np.ndarray]:

@@ -526,6 +526,7 @@ fig""",
     """slider, dropdown = fig.widget.children
 slider.value, dropdown.value = 3, "y"
 print(len(plt.get_fignums()))""",
+    """plt.plot([0, 1])  # a plain figure after the first one that explore drew""",
 ]
 
 
@@ -573,6 +574,13 @@ def test_stored_output_carries_the_static_control_and_the_still(executed_noteboo
     assert Image.open(io.BytesIO(base64.b64decode(data["image/png"]))).mode == "RGB"
 
 
+@pytest.mark.parametrize("run", ["executed_notebook", "live_notebook"])
+def test_later_plain_figures_still_show(run, request):
+    """The inline backend, loaded while explore drew, keeps its interactive mode."""
+    nb, _ = request.getfixturevalue(run)
+    assert any("image/png" in o.get("data", {}) for o in nb.cells[2].outputs), nb.cells[2].outputs
+
+
 def test_a_live_run_saves_the_figure_in_the_state_the_reader_left(live_notebook):
     """Controls as a widget view; the figure an image output that each move replaced.
 
@@ -601,7 +609,7 @@ def test_nbval_passes_on_the_stored_outputs(executed_notebook):
          str(path)], capture_output=True, text=True, cwd=path.parent, timeout=300,
         env={**os.environ, interact.STATIC_ENV: "static"})
     assert run.returncode == 0, run.stdout[-3000:]
-    assert "2 passed" in run.stdout
+    assert "3 passed" in run.stdout
 
 
 # --------------------------------------------------------------------------- browser
