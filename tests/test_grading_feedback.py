@@ -235,7 +235,8 @@ def test_written_questions_are_found_in_every_assignment():
     found = {folder.name: sorted(written_questions(folder)) for folder in ASSIGNMENTS}
     assert found == {"01-binary-discriminant": ["q5"], "02-q-minus-j": ["q6"],
                      "03-two-models": ["q6"], "04-experiments": ["q7"],
-                     "05-discrete-features": ["q5", "q7"]}
+                     "05-discrete-features": ["q5", "q7"], "06-real-data": ["q2", "q5"],
+                     "07-smoothing": ["q3"], "08-scikit-learn": []}
 
 
 def test_written_answers_by_cell_id_and_by_section(tmp_path):
