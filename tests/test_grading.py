@@ -524,12 +524,82 @@ def test_student_files_are_the_notebook_and_public_tests_only(folder, tmp_path):
         sum(len(q.tests) for q in public.questions) + n_hidden
 
 
+EX07 = ROOT / "exercises" / "07-smoothing"
+
+
+def test_personal_seed_of_the_notebook_is_the_graders():
+    """The student notebook draws its numbers with the same seed the grader computes."""
+    from nbcourse.grading import personal_seed
+
+    source = next(c for c in code_cells(student_path(EX07)) if "def personal_seed" in c)
+    namespace = {}
+    exec(source.split("\n\nif ")[0], namespace)  # the function, without drawing the counts
+    for sid in ("ada", "bob", "s1234567", "Zoë Ng", "x" * 100):
+        assert namespace["personal_seed"](sid, "q6") == personal_seed(sid, "07-smoothing", "q6")
+    assert len({personal_seed(s, "07-smoothing", "q6") for s in ("ada", "bob", "eve")}) == 3
+    assert personal_seed("ada", "07-smoothing", "q6") != personal_seed("ada", "07-smoothing", "q5")
+
+
+@pytest.mark.parametrize("value, message", [
+    (None, "STUDENT_ID must be your identifier as a string, got NoneType"),
+    ("", "STUDENT_ID must be your identifier as a non-empty string, got ''"),
+    ("a\nb", "STUDENT_ID must be your identifier, at most 100 printable characters, got 'a\\nb'"),
+    ("x" * 101, "STUDENT_ID must be your identifier, at most 100 printable characters, got "
+                "'" + "x" * 40 + "...'"),
+])
+def test_a_student_id_that_cannot_seed_is_named(value, message):
+    from nbcourse.grading import student_id_is_set
+
+    verdict = student_id_is_set({"ok": True, "value": value})
+    assert not verdict.passed and verdict.message == message
+    assert student_id_is_set({"ok": True, "value": "ada"}).message == \
+        "your numbers are those of STUDENT_ID 'ada'"
+
+
+def _with_student_id(cells, student_id, theta=None):
+    cells = list(cells)
+    i = next(i for i, c in enumerate(cells) if c.startswith("STUDENT_ID ="))
+    cells[i] = f"STUDENT_ID = {student_id!r}"
+    if theta is not None:
+        j = next(i for i, c in enumerate(cells) if c.startswith("my_theta ="))
+        cells[j] = f"my_theta = np.array({theta!r})"
+    return cells
+
+
+def test_a_copied_personal_answer_fails_and_the_own_answer_passes(tmp_path):
+    """Bob copies Ada's numbers: the public tests pass, the grader's personal test does not."""
+    from nbcourse.grading import personal_seed
+    from nbcourse.smoothing import lidstone
+
+    solution = code_cells(EX07 / "solution.ipynb")
+    counts = np.random.default_rng(personal_seed("ada", "07-smoothing", "q6")).integers(
+        0, 8, size=(2, 5))
+    ada_theta = ((counts + 0.5) / (counts.sum(axis=1, keepdims=True) + 2.5)).tolist()
+    assert np.allclose(ada_theta, lidstone(counts, 0.5))  # the hand formula, as a cross-check
+    own = grade(EX07, notebook(_with_student_id(solution, "bob"), tmp_path / "bob.ipynb"),
+                tmp_path)
+    assert own.scores["q6"] == 2.0
+    copied = grade(EX07, notebook(_with_student_id(solution, "bob", ada_theta),
+                                  tmp_path / "copied.ipynb"), tmp_path)
+    verdicts = {f["test"]: f["passed"] for f in copied.feedback["q6"]}
+    assert verdicts == {"STUDENT_ID": True, "my_theta: shape and rows": True,
+                        "your own estimates": False}
+    assert copied.scores["q6"] == 0.5  # the two form checks, a quarter of the question each
+    claimed = grade(EX07, notebook(_with_student_id(solution, "ada", ada_theta),
+                                   tmp_path / "claimed.ipynb"), tmp_path)
+    assert claimed.scores["q6"] == 2.0
+    assert any("STUDENT_ID 'ada'" in f["message"] for f in claimed.feedback["q6"]), \
+        "the results name the identifier the answer was computed for"
+
+
 def _expected_of(check):
     """The expected value a close()/equal() check holds (None for other checks)."""
     cells = dict(zip(check.__code__.co_freevars, check.__closure__ or (), strict=True))
     if "want" in cells:  # close(): want() evaluates the expected value lazily
         return cells["want"].cell_contents()
     if "expected" in cells:
+        if "assignment" in cells:  # personal(): one expected value per student, none fixed
+            return None
         value = cells["expected"].cell_contents
         return value() if callable(value) else value
     return None

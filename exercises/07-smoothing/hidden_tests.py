@@ -6,7 +6,7 @@ inputs and expected values below appear nowhere in what students receive.
 """
 # ruff: noqa: F821
 
-from nbcourse.grading import Call, Test, Value, Verdict, close, error_verdict
+from nbcourse.grading import Call, Test, Value, Verdict, close, error_verdict, personal
 
 COUNTS_WIDE = [[0, 7, 1, 0, 2, 5], [9, 0, 0, 3, 1, 1], [4, 4, 4, 4, 4, 4]]
 COUNTS_TWO = [[5, 1], [0, 6]]
@@ -66,5 +66,10 @@ HIDDEN = {
         Test("another sample, alpha = 2", Call("loo_log_loss", X_H, Y_H, 2.0, 5, 3),
              close(_loo(X_H, Y_H, 2.0, 5)), hidden=True),
         Test("best_alpha", Value("best_alpha"), _best_alpha, hidden=True),
+    ],
+    "q6": [
+        Test("your own estimates", (Value("STUDENT_ID"), Value("my_theta")),
+             personal("07-smoothing", "q6", lambda seed: lidstone(my_counts(seed), 0.5)),
+             weight=3, hidden=True),
     ],
 }

@@ -9,7 +9,17 @@ one row per class.
 
 import numpy as np
 
-from nbcourse.grading import Assignment, Call, Question, Test, Value, close
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    Verdict,
+    close,
+    error_verdict,
+    student_id_is_set,
+)
 from nbcourse.smoothing import lidstone, pob_bit_probabilities
 
 # --- q1-q3: estimates from counts ---------------------------------------------------------
@@ -63,6 +73,25 @@ def _loo(x_train, y_train, alpha, K):
     return loss
 
 
+# --- q6: every student's own counts (nbcourse.grading.variants) ------------------------------
+
+def my_counts(seed):
+    """The counts the notebook draws for a student whose seed is ``seed``."""
+    return np.random.default_rng(seed).integers(0, 8, size=(2, 5))
+
+
+def _rows_sum_to_one(result):
+    """Shape (2, 5), entries in (0, 1), each row summing to 1: form only, not the numbers."""
+    if not result["ok"]:
+        return error_verdict(result)
+    theta = np.asarray(result["value"], dtype=float) if isinstance(result["value"], list) else None
+    if theta is None or theta.shape != (2, 5):
+        return Verdict(False, "my_theta must have shape (2, 5), one row per class")
+    if not (np.all((theta > 0) & (theta < 1)) and np.allclose(theta.sum(axis=1), 1.0)):
+        return Verdict(False, "each row of my_theta must be probabilities in (0, 1) summing to 1")
+    return Verdict(True, "correct")
+
+
 ASSIGNMENT = Assignment(
     name="07-smoothing",
     title="Estimation and smoothing",
@@ -87,6 +116,10 @@ ASSIGNMENT = Assignment(
         Question("q5", "choosing alpha by leave-one-out log loss", 2, [
             Test("alpha = 1", Call("loo_log_loss", X_TRAIN, Y_TRAIN, 1.0, 4, 3),
                  close(_loo(X_TRAIN, Y_TRAIN, 1.0, 4))),
+        ]),
+        Question("q6", "your own counts", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_theta: shape and rows", Value("my_theta"), _rows_sum_to_one, weight=0.5),
         ]),
     ],
 )

@@ -4,6 +4,7 @@
   the instructor-only ``hidden_tests.py``; :func:`student_files` lists what students get);
 * :mod:`~nbcourse.grading.generate` — solution notebook to student notebook;
 * :mod:`~nbcourse.grading.check` — ``check("q1")`` inside the student's notebook;
+* :mod:`~nbcourse.grading.variants` — per-student numbers for compute-a-value questions;
 * :mod:`~nbcourse.grading.sandbox` — one kernel per submission in a bubblewrap sandbox;
 * :mod:`~nbcourse.grading.grader` — scoring, batches, ``grades.csv`` and ``results.json``;
 * :mod:`~nbcourse.grading.gradescope` — the Gradescope autograder bundle.
@@ -29,6 +30,7 @@ from .assignment import (
     student_files,
 )
 from .check import Checker, checker
+from .variants import personal, personal_seed, student_id_is_set
 
 __all__ = [
     "Assignment",
@@ -45,6 +47,9 @@ __all__ = [
     "error_verdict",
     "instructor_files",
     "load_assignment",
+    "personal",
+    "personal_seed",
     "raises",
     "student_files",
+    "student_id_is_set",
 ]
