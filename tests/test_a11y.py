@@ -14,8 +14,9 @@ import re
 from collections import Counter
 
 import pytest
-from conftest import HTML, ROOT
 from test_browser import PageVisit, browser, server  # noqa: F401 - fixtures
+
+from conftest import HTML, ROOT
 
 AXE = ROOT / "tests" / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice", "experimental"]

@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
 from conftest import ROOT, toc_files
 
 sys.path.insert(0, str(ROOT / "tools"))

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from conftest import ROOT, toc_files
 
 CHROMIUM = Path(os.environ.get("NBCOURSE_CHROMIUM", "/usr/bin/chromium"))

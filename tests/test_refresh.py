@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import ROOT
 
 RUNNER = ROOT / "tools" / "run_notebooks.py"
