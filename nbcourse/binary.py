@@ -63,6 +63,7 @@ from ._validation import (
     check_same_shape,
     check_simplex,
 )
+from .smoothing import bernoulli_smoothed
 
 __all__ = [
     "binary_discriminant",
@@ -248,7 +249,8 @@ def binary_discriminant(P, priors):
 def estimate_binary(X, y, alpha=0.0):
     """Estimate Bernoulli parameters and class priors from labelled binary data.
 
-    ``P[c, i] = (N_ci + alpha) / (N_c + 2 alpha)`` where ``N_ci`` counts the
+    ``P[c, i] = (N_ci + alpha) / (N_c + 2 alpha)``, by
+    :func:`nbcourse.smoothing.bernoulli_smoothed`, where ``N_ci`` counts the
     samples of class ``c`` with ``x_i = 1`` and ``N_c`` the samples of class
     ``c``; ``alpha = 0`` is the maximum-likelihood estimate, ``alpha = 1``
     Laplace smoothing.  Priors are class frequencies ``N_c / N``
@@ -286,8 +288,7 @@ def estimate_binary(X, y, alpha=0.0):
     onehot_y = np.eye(classes.size)[y_index]  # (N, C)
     N_c = onehot_y.sum(axis=0)
     N_ci = onehot_y.T @ X
-    P = (N_ci + alpha) / (N_c[:, None] + 2.0 * alpha)
-    return P, N_c / N_c.sum()
+    return bernoulli_smoothed(N_ci, N_c[:, None], alpha), N_c / N_c.sum()
 
 
 def cube_corners(d):

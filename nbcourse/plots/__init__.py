@@ -2,14 +2,18 @@
 
 Every function takes ``ax=None`` (it draws into ``ax`` when given, otherwise into a new
 figure) and returns the Axes it drew on, so tests can inspect it and exercises reuse it.
-``duda.py`` holds Part I's figures, ``williams.py`` Part II's; ``style.py`` the shared look.
+``duda.py`` holds Part I's figures and ``realdata.py`` those of its real-data chapter;
+``williams.py`` holds Part II's, ``smoothing.py`` and ``sklearn.py`` those of its estimation
+and scikit-learn chapters; ``style.py`` the shared look.
 """
 
-from . import duda, style, williams
+from . import duda, realdata, sklearn, smoothing, style, williams
 from .duda import *  # noqa: F403  (re-exports duda.__all__)
-from .sklearn import plot_posterior_pairs  # noqa: F401  (the scikit-learn chapter's figure)
-from .smoothing import plot_smoothed_estimates, plot_smoothing_path  # noqa: F401  (chapter on smoothing)
+from .realdata import *  # noqa: F403
+from .sklearn import *  # noqa: F403
+from .smoothing import *  # noqa: F403
 from .style import *  # noqa: F403
 from .williams import *  # noqa: F403
 
-__all__ = [*style.__all__, *duda.__all__, *williams.__all__]
+__all__ = [*style.__all__, *duda.__all__, *realdata.__all__, *williams.__all__,
+           *smoothing.__all__, *sklearn.__all__]
