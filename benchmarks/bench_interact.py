@@ -13,7 +13,10 @@ load (``src`` attributes and the frame list of each figure, counted once per pag
 the largest page.  ``--before DIR`` adds the same figures for another build (for example
 one made before a change) side by side.
 
-Run: ``.venv/bin/python benchmarks/bench_interact.py [--before OTHER/_build/html]``
+``--book-figures`` also runs every notebook of the book, as ``make refresh`` does, and prints
+the time spent building its interactive figures, per notebook and in all.
+
+Run: ``.venv/bin/python benchmarks/bench_interact.py [--before OTHER/_build/html] [--book-figures]``
 """
 
 import argparse
@@ -115,12 +118,60 @@ def main(repeats=3):
         print("OVER BUDGET")
 
 
+def book_figures(book: Path) -> None:
+    """Time every interactive figure of the book as ``make refresh`` builds it.
+
+    Each notebook runs once in a fresh kernel (as ``tools/run_notebooks.py`` runs it, with
+    ``NBCOURSE_FIGURES=static``); the wall time of each cell that calls ``explore`` comes
+    from nbclient's execution timestamps.  Nothing is written back.
+    """
+    import datetime
+    import os
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    os.environ["NBCOURSE_FIGURES"] = "static"
+    os.environ["PYTHONHASHSEED"] = "0"
+
+    def seconds(cell):
+        t = cell.metadata.get("execution", {})
+        start, end = t.get("iopub.execute_input"), t.get("shell.execute_reply")
+        if not (start and end):
+            return 0.0
+        parse = datetime.datetime.fromisoformat
+        return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))
+                ).total_seconds()
+
+    rows = []
+    for path in sorted(book.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        nb = nbformat.read(path, as_version=4)
+        start = time.perf_counter()
+        NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=True,
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        total = time.perf_counter() - start
+        cells = [c for c in nb.cells if c.cell_type == "code" and "explore(" in c.source]
+        rows.append((str(path.relative_to(book)), len(cells), sum(map(seconds, cells)), total))
+    print(f"{'notebook':46s} {'figures':>7s} {'figure s':>9s} {'notebook s':>11s}")
+    for name, n, fig_s, total in rows:
+        print(f"{name:46s} {n:7d} {fig_s:9.1f} {total:11.1f}")
+    print(f"{'all (make refresh runs the same notebooks)':46s} {sum(r[1] for r in rows):7d} "
+          f"{sum(r[2] for r in rows):9.1f} {sum(r[3] for r in rows):11.1f}")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="another built book to compare with")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--book-figures", action="store_true",
+                        help="also time every interactive figure of book/ (runs every notebook)")
     args = parser.parse_args()
     main(args.repeats)
+    if args.book_figures:
+        print()
+        book_figures(ROOT / "book")
     built = ROOT / "_build" / "html"
     if built.is_dir():
         print()
