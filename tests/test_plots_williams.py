@@ -337,6 +337,37 @@ def test_functions_draw_into_a_given_axes():
     assert plot_log_ratio_scatter([0.1], [0.2], ax=axes[1]) is axes[1]
 
 
+def _figure_texts(ax):
+    """Every piece of text a reader sees in ``ax``: title, axis labels and legend entries."""
+    texts = [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+    legend = ax.get_legend()
+    if legend is not None:
+        texts += [text.get_text() for text in legend.get_texts()]
+    return texts
+
+
+def test_equation_numbers_in_figures_are_named_as_the_papers():
+    """The book numbers its own equations: an equation number of the paper in a figure
+    must say whose it is ("Williams' eq. 14"), never stand bare as "eq. 14"."""
+    x, y = np.array([-1.0, 0.5]), np.array([-2.0, 1.0])
+    mc, mp, agree = np.array([0.5, 0.6]), np.array([0.7, 0.55]), np.array([True, False])
+    figures = {"log ratio scatter": plot_log_ratio_scatter(x, y, log_rho=0.2),
+               "max posterior": plot_max_posterior(mc, mp, agree),
+               "bounds": plot_bounds(6, theta_j=0.4),
+               "guarantee region": plot_guarantee_region(3),
+               "q star": plot_q_star()}
+    mentions = {}
+    for name, ax in figures.items():
+        for text in _figure_texts(ax):
+            for at in [i for i in range(len(text)) if text.startswith("eq.", i)]:
+                mentions.setdefault(name, []).append(text)
+                assert text[:at].endswith("Williams' "), f"{name}: bare equation number in {text!r}"
+    # the labels that cite the paper still do, now by name
+    assert mentions["log ratio scatter"] == ["slope 2 (Williams' eq. 14)"]
+    assert mentions["max posterior"] == ["max posterior, categorical (Williams' eq. 2)",
+                                         "max posterior, PoB (Williams' eq. 3)"]
+
+
 # -------------------------------------------------- sampling distributions
 def binomial_pmf(n, p):
     """Binomial(n, p) probabilities written out from the closed form."""

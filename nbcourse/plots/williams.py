@@ -392,7 +392,7 @@ def plot_log_ratio_scatter(log_theta_ratio, log_f_ratio, *, slope2: bool = True,
     ax.plot([-lim, lim], [-lim, lim], color="black", lw=1, ls="--", label="slope 1")
     if slope2:
         ax.plot([-lim / 2, lim / 2], [-lim, lim], color=COLORS["orange"], lw=1.2,
-                label="slope 2 (eq. 14)")
+                label="slope 2 (Williams' eq. 14)")
     if log_rho is not None:
         ax.axvline(r, color=COLORS["grey"], lw=1, label=r"$\log\rho$")
         ax.axhline(r, color=COLORS["grey"], lw=1)
@@ -448,7 +448,8 @@ def plot_max_posterior(max_categorical, max_pob, map_agree, *, ax=None,
     ax.set_ylim(0, 1.01)
     ax.set_aspect("equal")
     ax.legend(loc="lower right", fontsize=8)
-    return _finish(ax, "max posterior, categorical (eq. 2)", "max posterior, PoB (eq. 3)", title)
+    return _finish(ax, "max posterior, categorical (Williams' eq. 2)",
+                   "max posterior, PoB (Williams' eq. 3)", title)
 
 
 # -------------------------------------------------------------- posteriors
