@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import matplotlib
 import numpy as np
 
 from .._validation import as_real_array
@@ -79,12 +80,16 @@ def plot_feature_weights(weights, feature_names, *, ax=None, xlabel: str = "weig
 
 
 def plot_feature_correlation(corr, feature_names, *, ax=None, title: str | None = None):
-    """Heat map of a correlation matrix between named features, each cell labelled.
+    """Heat map of a correlation matrix between named features, read with its colour bar.
+
+    The cells carry no printed numbers: with a dozen or more features side by side they
+    would be too small to read; the colour bar gives the scale.
 
     Parameters
     ----------
     corr : array_like, shape (d, d)
-        Correlations in [-1, 1]; NaN cells (a feature constant in the sample) are left blank.
+        Correlations in [-1, 1]; NaN cells (a feature constant in the sample) are drawn grey,
+        so that an undefined correlation is not mistaken for a zero one (white).
     feature_names : sequence of str, length d
     ax : matplotlib.axes.Axes or None
     title : str or None
@@ -97,9 +102,14 @@ def plot_feature_correlation(corr, feature_names, *, ax=None, title: str | None 
     Examples
     --------
     >>> import matplotlib.pyplot as plt
+    >>> from matplotlib.colors import to_rgba
     >>> ax = plot_feature_correlation([[1.0, 0.3], [0.3, 1.0]], ["x", "y"])
     >>> ax.images[0].get_array().tolist()
     [[1.0, 0.3], [0.3, 1.0]]
+    >>> len(ax.texts)
+    0
+    >>> ax.images[0].get_cmap().get_bad().tolist() == list(to_rgba(COLORS["grey"]))
+    True
     >>> plt.close(ax.figure)
     """
     c = np.asarray(corr)
@@ -108,17 +118,14 @@ def plot_feature_correlation(corr, feature_names, *, ax=None, title: str | None 
     c = c.astype(np.float64)
     if c.ndim != 2 or c.shape[0] != c.shape[1]:
         raise ValueError(f"corr must be a square (d, d) matrix, got shape {c.shape}")
-    known = c[~np.isnan(c)]  # NaN: undefined correlation, drawn blank
+    known = c[~np.isnan(c)]  # NaN: undefined correlation, drawn grey
     if (np.abs(known) > 1 + 1e-12).any():
         raise ValueError(f"corr must hold correlations in [-1, 1] or NaN, got values from "
                          f"{known.min():g} to {known.max():g}")
     names = _check_names(feature_names, c.shape[0])
     ax = get_axes(ax, figsize=(0.45 * c.shape[0] + 2.5, 0.45 * c.shape[0] + 1.5))
-    image = ax.imshow(np.ma.masked_invalid(c), cmap="RdBu_r", vmin=-1, vmax=1)
-    for (i, j), v in np.ndenumerate(c):
-        if np.isfinite(v) and i != j:
-            ax.text(j, i, f"{v:.1f}".replace("-0.0", "0.0"), ha="center", va="center",
-                    fontsize=6, color="white" if abs(v) > 0.6 else "black")
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad=COLORS["grey"])
+    image = ax.imshow(np.ma.masked_invalid(c), cmap=cmap, vmin=-1, vmax=1)
     ax.set_xticks(range(len(names)), names, rotation=90)
     ax.set_yticks(range(len(names)), names)
     ax.figure.colorbar(image, ax=ax, shrink=0.8, label="correlation")
