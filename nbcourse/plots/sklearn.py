@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_real_array, check_probabilities
+from .._validation import as_real_array, check_probabilities, check_text
 from .style import COLORS, get_axes
 
 __all__ = ["plot_posterior_pairs"]
@@ -27,7 +27,8 @@ def _check_pairs(p_categorical, p_pob, counts):
     return pc, pp, n
 
 
-def plot_posterior_pairs(p_categorical, p_pob, *, counts=None, ax=None, title: str | None = None):
+def plot_posterior_pairs(p_categorical, p_pob, *, counts=None, ax=None, title: str | None = None,
+                         note: str | None = None):
     """Posterior of one class under PoB against the categorical model, one dot per case.
 
     A dot in the shaded triangles, above or below both diagonals, is a case whose
@@ -44,22 +45,29 @@ def plot_posterior_pairs(p_categorical, p_pob, *, counts=None, ax=None, title: s
         How many records each case stands for (default: 1 each).
     ax : matplotlib.axes.Axes or None
     title : str or None
+    note : str or None
+        A remark written in a box in the lower right corner of the axes, for
+        instance that a setting shown in the title changes nothing for these data.
 
     Returns
     -------
     matplotlib.axes.Axes
         ``ax.patches[:2]``: the shaded triangles; ``ax.collections[0]``: the cases
-        (one offset each); ``ax.lines[0]``: the diagonal.
+        (one offset each); ``ax.lines[0]``: the diagonal; ``ax.texts[0]``: the note,
+        if any.
 
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> ax = plot_posterior_pairs([0.7, 0.2], [0.9, 0.1], counts=[10, 3])
+    >>> ax = plot_posterior_pairs([0.7, 0.2], [0.9, 0.1], counts=[10, 3], note="a remark")
     >>> ax.collections[0].get_offsets().shape
     (2, 2)
+    >>> [t.get_text() for t in ax.texts]
+    ['a remark']
     >>> plt.close(ax.figure)
     """
     pc, pp, n = _check_pairs(p_categorical, p_pob, counts)
+    note = None if note is None else check_text(note, "note")
     ax = get_axes(ax, figsize=(4.8, 4.4))
     for corners in (([0, 1, 0.5], [1, 1, 0.5]), ([0, 1, 0.5], [0, 0, 0.5])):
         ax.fill(*corners, color=COLORS["orange"], alpha=0.2, lw=0)
@@ -76,5 +84,9 @@ def plot_posterior_pairs(p_categorical, p_pob, *, counts=None, ax=None, title: s
     ax.set_ylabel("posterior, PoB (eq. 3)")
     if title:
         ax.set_title(title)
+    if note:
+        ax.text(0.97, 0.03, note, transform=ax.transAxes, ha="right", va="bottom", fontsize=8,
+                bbox={"boxstyle": "round", "facecolor": "white",
+                                 "edgecolor": COLORS["grey"]})
     ax.legend(loc="upper left", fontsize=8, markerscale=0.6)
     return ax
