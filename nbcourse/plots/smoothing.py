@@ -18,19 +18,19 @@ _PALETTE = (COLORS["blue"], COLORS["orange"], COLORS["green"], COLORS["purple"])
 
 def plot_smoothed_estimates(counts, alpha, *, values=None, ax=None, title: str | None = None,
                             ymax: float = 1.0):
-    """Categorical ``θ_j`` and PoB bit probabilities of one class, smoothed with ``α``.
+    """Categorical ``θ_ji`` and PoB bit probabilities ``θ̃_ji`` of one class ``i``, smoothed with ``α``.
 
     Side-by-side bars per value ``j``: the categorical estimate
-    ``(N_j + α) / (n + Kα)`` (:func:`nbcourse.smoothing.lidstone`) and the PoB
-    estimate of bit ``j``, ``(N_j + α) / (n + 2α)``
+    ``(N_ji + α) / (N_i + Kα)`` (:func:`nbcourse.smoothing.lidstone`) and the PoB
+    estimate of bit ``j``, ``(N_ji + α) / (N_i + 2α)``
     (:func:`nbcourse.smoothing.pob_bit_probabilities`); black diamonds mark the
-    maximum-likelihood estimate ``N_j / n`` shared by both.  The legend gives the
+    maximum-likelihood estimate ``N_ji / N_i`` shared by both.  The legend gives the
     sum of each set of bars.
 
     Parameters
     ----------
     counts : array_like, shape (K,)
-        Counts of the ``K`` values in one class (positive total).
+        Counts ``N_ji`` of the ``K`` values in one class ``i`` (positive total ``N_i``).
     alpha : float
         Smoothing constant ``>= 0``.
     values : sequence of str, optional
@@ -66,11 +66,11 @@ def plot_smoothed_estimates(counts, alpha, *, values=None, ax=None, title: str |
     ax = get_axes(ax, figsize=(6.0, 3.75))
     x = np.arange(K)
     ax.bar(x - 0.2, theta, width=0.4, color=_PALETTE[0],
-           label=rf"categorical $\theta_j$ (sum {theta.sum():.3f})")
+           label=rf"categorical $\theta_{{ji}}$ (sum {theta.sum():.3f})")
     ax.bar(x + 0.2, bits, width=0.4, color=_PALETTE[1],
-           label=f"PoB bit probabilities (sum {bits.sum():.3f})")
+           label=rf"PoB bit probabilities $\tilde\theta_{{ji}}$ (sum {bits.sum():.3f})")
     ax.plot(x, N / N.sum(), ls="none", marker="D", color=COLORS["black"], ms=5, clip_on=False,
-            zorder=3, label="maximum likelihood $N_j / n$")
+            zorder=3, label="maximum likelihood $N_{ji} / N_i$")
     ax.set_xticks(x, names)
     ax.set_ylim(0, ymax)
     ax.set_xlabel("value $j$")
