@@ -80,8 +80,8 @@ def plot_posterior_pairs(p_categorical, p_pob, *, counts=None, ax=None, title: s
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
-    ax.set_xlabel("posterior, categorical model (eq. 2)")
-    ax.set_ylabel("posterior, PoB (eq. 3)")
+    ax.set_xlabel("posterior, categorical model (Williams' eq. 2)")
+    ax.set_ylabel("posterior, PoB (Williams' eq. 3)")
     if title:
         ax.set_title(title)
     if note:
