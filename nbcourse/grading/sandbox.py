@@ -153,7 +153,10 @@ def bwrap_command(scratch_mb, extra=()):
                              "package bubblewrap")
     cmd = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
            "--gid", str(SANDBOX_UID), "--hostname", "sandbox", "--die-with-parent",
-           "--new-session", "--cap-drop", "ALL"]
+           "--new-session", "--cap-drop", "ALL",
+           # the scratch tmpfs first: a Python installation under /tmp is bound over it
+           "--size", str(int(scratch_mb) * 1024 * 1024), "--perms", "0700",
+           "--tmpfs", SCRATCH]
     for path in _library_binds() + _python_binds():
         cmd += ["--ro-bind", path, path]
     for name in ("/lib", "/lib64"):
@@ -161,9 +164,7 @@ def bwrap_command(scratch_mb, extra=()):
             cmd += ["--symlink", os.readlink(name), name]
     for path in _hidden_packages():
         cmd += ["--tmpfs", path, "--remount-ro", path]
-    cmd += ["--proc", "/proc", "--dev", "/dev",
-            "--size", str(int(scratch_mb) * 1024 * 1024), "--perms", "0700",
-            "--tmpfs", SCRATCH, "--chdir", SCRATCH, "--clearenv"]
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--chdir", SCRATCH, "--clearenv"]
     for key, value in _env().items():
         cmd += ["--setenv", key, value]
     return cmd + list(extra)
