@@ -380,8 +380,12 @@ def test_killing_the_grader_fails(assignment, tmp_path):
     kill = ("import os, signal\nfor pid in range(1, 400):\n    try:\n"
             "        if pid != os.getpid():\n            os.kill(pid, signal.SIGSTOP)\n"
             "    except OSError:\n        pass\n")
-    result = grade(assignment, solution_plus(kill, at=3), tmp_path)
-    assert result.total == FULL
+    # the cell stops what it can reach in its sandbox, its own kernel included, so it times
+    # out and the kernel is restarted and replayed; the probes after that restart get time to
+    # spare on a loaded machine (what is tested is the grader's survival, not its speed)
+    result = grade(assignment, solution_plus(kill, at=3), tmp_path,
+                   limits=LIMITS.replace(probe_timeout=6))
+    assert result.total == FULL, result.reason
     assert _read_state(os.getpid()) in ("R", "S")
 
 
