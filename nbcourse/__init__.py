@@ -42,6 +42,7 @@ MODULES = (
     "calibration",
     "datasets",
     "interact",
+    "publish",
 )
 
 #: Subpackages reachable as attributes (``nbcourse.plots``) without re-exporting their names.
