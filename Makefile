@@ -10,12 +10,13 @@ STUDENT_BRANCH ?= student
 REMOTE ?= origin
 AXE    := tests/node_modules/axe-core/axe.min.js
 
-.PHONY: help book pdf test test-fast refresh bench lint clean pins student student-branch push-student test-jupyterlab
+.PHONY: help book pdf test test-cpus test-fast refresh bench lint clean pins student student-branch push-student test-jupyterlab
 
 help:
 	@echo "make book     build the HTML book into $(HTML) (warnings are errors)"
 	@echo "make pdf      build the print edition $(PDF) with xelatex (TeX packages: README)"
 	@echo "make test     library, notebook (nbval), exercise, book and browser tests"
+	@echo "make test-cpus  nbval over the book with other processors emulated (part of make test)"
 	@echo "make refresh  re-execute every book notebook in place, deterministically"
 	@echo "make bench    run the benchmark scripts in benchmarks/"
 	@echo "make student  write what students open (chapters, student notebooks) into $(STUDENT)"
@@ -39,6 +40,36 @@ pdf: $(STAMP)
 
 test: book $(AXE)
 	$(PY) -m pytest -n auto --dist loadfile
+	$(MAKE) --no-print-directory test-cpus
+
+# nbval over the whole book with other processors emulated (README: numbers in stored
+# outputs): numpy without its AVX-512 kernels and OpenBLAS's Sandy Bridge kernels, then numpy
+# and OpenBLAS restricted to SSE4 (Nehalem).  An emulation needs the features it keeps.
+NBVAL_BOOK := -m pytest -n auto --dist loadfile -p no:cacheprovider -o addopts="-ra" \
+	--nbval --nbval-sanitize-with tests/nbval_sanitize.cfg book
+CPU_FLAGS = $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+# Prints what the emulation leaves on: numpy's dispatch levels and OpenBLAS's kernels.
+KERNELS := -c 'from numpy._core._multiarray_umath import __cpu_features__ as f; \
+	from threadpoolctl import threadpool_info as t; \
+	print("numpy:", *[k for k in ("X86_V4", "X86_V3", "X86_V2") if f.get(k)], \
+	      "| OpenBLAS:", *[i.get("architecture") for i in t() if i["internal_api"] == "openblas"])'
+NO_AVX512 := NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_CORETYPE=Sandybridge
+SSE4_ONLY := NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_CORETYPE=Nehalem
+test-cpus: $(STAMP)
+ifneq ($(filter avx,$(CPU_FLAGS)),)
+	@echo "== nbval, numpy without AVX-512, OpenBLAS Sandybridge kernels"
+	$(NO_AVX512) $(PY) $(KERNELS)
+	$(NO_AVX512) $(PY) $(NBVAL_BOOK)
+else
+	@echo "test-cpus: the Sandy Bridge emulation needs AVX, which this processor lacks: skipped"
+endif
+ifneq ($(filter sse4_2,$(CPU_FLAGS)),)
+	@echo "== nbval, numpy and OpenBLAS restricted to SSE4 (Nehalem kernels)"
+	$(SSE4_ONLY) $(PY) $(KERNELS)
+	$(SSE4_ONLY) $(PY) $(NBVAL_BOOK)
+else
+	@echo "test-cpus: the SSE4 emulation needs an x86-64 processor with SSE4.2: skipped"
+endif
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow and not browser"
