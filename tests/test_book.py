@@ -1,7 +1,6 @@
 """The built book: every page present, self-contained, light, with correct launch links."""
 
 import re
-import subprocess
 import sys
 import urllib.parse
 from html.parser import HTMLParser
@@ -160,28 +159,6 @@ def test_broken_toc_entry_is_reported_by_file_name(tmp_path):
 
 def test_intact_toc_has_no_problems():
     assert build_book.toc_problems(ROOT / "_toc.yml") == []
-
-
-STALE_NOTEBOOK = """{
- "cells": [
-  {"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {}, "source": ["x = 20 + 1"], "outputs": []},
-  {"cell_type": "code", "execution_count": 2, "id": "b", "metadata": {}, "source": ["x * 2"],
-   "outputs": [{"data": {"text/plain": ["41"]}, "execution_count": 2, "metadata": {}, "output_type": "execute_result"}]}
- ],
- "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
- "nbformat": 4, "nbformat_minor": 5
-}"""
-
-
-def test_stale_stored_output_fails_nbval_naming_notebook_and_cell(tmp_path):
-    nb = tmp_path / "stale_chapter.ipynb"
-    nb.write_text(STALE_NOTEBOOK)
-    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval",
-                          "-o", "addopts=", "-o", "testpaths=", str(nb)],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert run.returncode == 1, run.stdout[-2000:]
-    assert "stale_chapter.ipynb::Cell 1" in run.stdout
-    assert "42" in run.stdout and "41" in run.stdout
 
 
 class ImageParser(HTMLParser):

@@ -6,6 +6,8 @@ when a stored value is changed in its third significant digit or a count by one.
 """
 
 import math
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -166,36 +168,38 @@ def _stored(nb, name):
     raise AssertionError(f"{name} not glued")
 
 
-def _nbval(nb, folder, label):
-    path = folder / f"{label}.ipynb"
-    nbformat.write(nb, path)
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "-o", "addopts=", "--nbval", "--nbval-sanitize-with",
-         str(ROOT / "tests" / "nbval_sanitize.cfg"), str(path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+def _perturbed(nb, name, change):
+    copy = nbformat.reads(nbformat.writes(nb), as_version=4)
+    data = _stored(copy, name)["data"]
+    key = "application/papermill.record/text/plain"
+    data[key] = change(data[key])
+    return copy, data[key]
 
 
-def test_the_stored_notebook_passes_nbval(executed):
+def test_nbval_passes_the_stored_values_and_fails_a_changed_one(executed):
+    """One nbval run over three copies: as stored, a float changed in its third significant
+    digit, and a count changed by one.  Only the two changed copies fail, each at the cell
+    that glued the value, naming the stored value it rejects."""
     nb, folder = executed
     stored = _stored(nb, "score")["data"]["application/papermill.record/text/plain"]
     assert len(stored.replace("0.", "", 1).lstrip("0")) <= SIGNIFICANT_DIGITS
-    run = _nbval(nb, folder, "as-stored")
-    assert run.returncode == 0, run.stdout[-3000:]
-    assert "3 passed" in run.stdout
-
-
-@pytest.mark.parametrize("name, change", [
-    ("score", lambda v: f"{float(v) * 1.001:.8g}"),     # the third significant digit
-    ("n_high", lambda v: str(int(v) + 1)),              # a count
-])
-def test_a_changed_value_fails_nbval(executed, name, change):
-    nb, folder = executed
-    nb = nbformat.reads(nbformat.writes(nb), as_version=4)  # a copy
-    data = _stored(nb, name)["data"]
-    key = "application/papermill.record/text/plain"
-    data[key] = change(data[key])
-    run = _nbval(nb, folder, f"perturbed-{name}")
+    copies = {
+        "as-stored": (nb, None),
+        "third-digit": _perturbed(nb, "score", lambda v: f"{float(v) * 1.001:.8g}"),
+        "count": _perturbed(nb, "n_high", lambda v: str(int(v) + 1)),
+    }
+    paths = []
+    for label, (copy, _) in copies.items():
+        paths.append(folder / f"{label}.ipynb")
+        nbformat.write(copy, paths[-1])
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "--rootdir", str(folder), "-c", os.devnull, "-rf", "--nbval", "--nbval-sanitize-with",
+         str(ROOT / "tests" / "nbval_sanitize.cfg"), *(p.name for p in paths)],
+        cwd=folder, capture_output=True, text=True, timeout=600)
     assert run.returncode == 1, run.stdout[-3000:]
-    assert "1 failed, 2 passed" in run.stdout
-    assert data[key] in run.stdout  # nbval names the stored value it rejects
+    assert "2 failed, 7 passed" in run.stdout, run.stdout[-3000:]
+    failed = set(re.findall(r"^FAILED (\S+::Cell \d+)", run.stdout, re.MULTILINE))
+    assert failed == {"third-digit.ipynb::Cell 1", "count.ipynb::Cell 1"}, run.stdout[-3000:]
+    for label in ("third-digit", "count"):
+        assert copies[label][1] in run.stdout  # the rejected stored value is named
