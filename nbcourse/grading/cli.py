@@ -41,6 +41,20 @@ def _notebooks(paths):
     return found
 
 
+def _refuse_option_like_names(parser, argv):
+    """Refuse an argument before ``--`` that looks like an option but names a submission
+    (``--out=x.ipynb`` from a shell glob in the folder of submissions): it would otherwise
+    steer the command line."""
+    for arg in argv:
+        if arg == "--":
+            return
+        if arg.startswith("-") and (arg.lower().endswith(".ipynb") or os.path.lexists(arg)):
+            parser.error(f"argument submissions: {arg!r} starts with '-' and names a file; "
+                         f"expected options before the submissions and '--' before any "
+                         f"submission whose name starts with '-' (e.g. ... --out grades/01 "
+                         f"-- *.ipynb)")
+
+
 def _risk_option(parser):
     parser.add_argument(
         "--allow-per-process-limits", action="store_true",
@@ -53,15 +67,28 @@ def grade_main(argv=None):
     """Grade submissions; write ``OUT/grades.csv`` and ``OUT/<stem>/results.json``."""
     parser = argparse.ArgumentParser(
         prog="python -m nbcourse grade",
-        description="Grade submitted notebooks, each in its own sandboxed kernel.")
+        description="Grade submitted notebooks, each in its own sandboxed kernel. Grading "
+                    "into an existing output folder adds or replaces only the submissions "
+                    "given and resumes a batch that was stopped.",
+        allow_abbrev=False)
     parser.add_argument("--assignment", required=True, help="folder exercises/<name>")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("--regrade", action="store_true",
+                        help="grade again the submissions given that are already graded in "
+                             "--out (default: keep them, so a stopped batch resumes)")
+    parser.add_argument("--base", help="folder that submission names are relative to "
+                                       "(default: the one of the first batch into --out)")
     _risk_option(parser)
     _limit_options(parser)
     parser.add_argument("submissions", nargs="+", help=".ipynb files or folders of them")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _refuse_option_like_names(parser, argv)
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"argument --workers: expected an integer >= 1, got {args.workers}")
+    from .gradebook import OutputBusy
     from .grader import grade_batch
     from .sandbox import IsolationError
 
@@ -77,14 +104,16 @@ def grade_main(argv=None):
         results = grade_batch(assignment.path, notebooks, args.out, workers=args.workers,
                               limits=_limits(assignment, args),
                               progress=None if args.quiet else print,
-                              allow_per_process_limits=args.allow_per_process_limits)
-    except IsolationError as exc:
+                              allow_per_process_limits=args.allow_per_process_limits,
+                              regrade=args.regrade, base=args.base)
+    except (IsolationError, OutputBusy, ValueError) as exc:
         print(f"nbcourse grade: {exc}", file=sys.stderr)
         return 2
     seconds = time.monotonic() - start
     graded = sum(r.status == "graded" for r in results)
     print(f"{len(results)} submissions ({graded} graded, {len(results) - graded} invalid or "
-          f"failed) in {seconds:.1f} s -> {Path(args.out) / 'grades.csv'}")
+          f"failed; {len(results.replaced)} replaced earlier rows; {len(results.kept)} already "
+          f"graded and kept) in {seconds:.1f} s -> {Path(args.out) / 'grades.csv'}")
     return 0
 
 
@@ -95,7 +124,9 @@ def merge_main(argv=None):
         description="Add the points of written answers, scored by hand in the "
                     "written-answers.csv that 'grade' wrote, to grades.csv and to every "
                     "results.json of the batch. Rows with empty points are left out; "
-                    "merging again replaces the earlier written scores.")
+                    "merging again replaces the earlier written scores. An answer without "
+                    "points counts as 0, so every row has the same maximum.",
+        allow_abbrev=False)
     parser.add_argument("--out", required=True, help="the output folder of 'grade'")
     parser.add_argument("--max-points", type=float, default=1.0,
                         help="points of a written answer whose max_points cell is empty "
@@ -103,11 +134,12 @@ def merge_main(argv=None):
     parser.add_argument("scores", help="CSV with columns submission, question, points "
                                        "(optionally max_points, comment)")
     args = parser.parse_args(argv)
+    from .gradebook import OutputBusy
     from .written import merge_scores
 
     try:
         count = merge_scores(args.out, args.scores, args.max_points)
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, OutputBusy) as exc:
         print(f"nbcourse grade-merge: {exc}", file=sys.stderr)
         return 2
     print(f"merged written scores of {count} submissions into {Path(args.out) / 'grades.csv'}")

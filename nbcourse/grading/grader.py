@@ -24,7 +24,6 @@ read it as a formula; output names are derived injectively from the input paths.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import queue
@@ -42,9 +41,8 @@ from . import probe as probe_module
 from .assignment import MAX_PAYLOAD, Assignment, Limits, load_assignment, parse_results
 from .sandbox import IsolationError, KernelDied, Sandbox, require_isolation
 
-__all__ = ["GradeResult", "IsolationError", "NotebookError", "grade_batch", "grade_notebook",
-           "output_names",
-           "read_code_cells"]
+__all__ = ["BatchResults", "GradeResult", "IsolationError", "NotebookError", "grade_batch",
+           "grade_notebook", "output_names", "read_code_cells"]
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 MAX_RESTARTS = 3
@@ -157,7 +155,8 @@ def read_regular_file(path, limit):
 def clip(text, limit=MAX_REASON):
     """``text`` without control characters, cut to ``limit`` characters."""
     text = str(text)[:limit * 2]
-    clean = "".join(c if unicodedata.category(c)[0] != "C" or c in "\n" else "?" for c in text)
+    clean = "".join(c if (unicodedata.category(c)[0] != "C" and c not in "\u2028\u2029")
+                    or c in "\n" else "?" for c in text)
     clean = clean.replace("\n", " ")
     return clean if len(clean) <= limit else clean[:limit - 3] + "..."
 
@@ -235,8 +234,9 @@ class _Run:
     Starting, restarting and replaying all count against the one total deadline.
     """
 
-    def __init__(self, limits, cells, tree_limits):
+    def __init__(self, limits, cells, tree_limits, questions=()):
         self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
+        self.questions = list(questions)
         self.deadline = time.monotonic() + limits.total_timeout
         self.executed: list[int] = []
         self.errors: dict[int, str] = {}  # cell index -> "SyntaxError: ..." on its first run
@@ -246,6 +246,14 @@ class _Run:
 
     def remaining(self):
         return self.deadline - time.monotonic()
+
+    def cell(self, i, what):
+        """``"cell 3 timed out (q1)"``: the note for code cell ``i`` naming the questions
+        whose probed answers it defines (or that it defines none)."""
+        names = [q.name for q in self.questions
+                 if any(_defines(self.cells[i], name)
+                        for name in dict.fromkeys(p[1] for p in q.probes()))]
+        return f"cell {i + 1} {what} ({', '.join(names) if names else 'no graded answer'})"
 
     def start(self):
         if self.remaining() <= 0:
@@ -275,7 +283,7 @@ class _Run:
                 return False
             reply = self.sandbox.execute(self.cells[i], self._cell_time())
             if reply.status not in ("ok", "error"):
-                self.notes.append(f"cell {i + 1} failed when replayed")
+                self.notes.append(self.cell(i, "failed when replayed"))
                 self.executed.remove(i)
                 if reply.stuck or not self.sandbox.alive():
                     return self.restart()
@@ -296,7 +304,7 @@ class _Run:
                 return
             if not self.sandbox.alive() and self.executed:
                 culprit = self.executed.pop()  # the kernel died after answering that cell
-                self.notes.append(f"cell {culprit + 1} stopped the kernel")
+                self.notes.append(self.cell(culprit, "stopped the kernel"))
                 if not self.restart():
                     return
             reply = self.sandbox.execute(code, self._cell_time())
@@ -306,7 +314,7 @@ class _Run:
                     self.errors[i] = _cell_error(reply)
                 continue
             what = "timed out" if reply.status == "timeout" else "stopped the kernel"
-            self.notes.append(f"cell {i + 1} {what}")
+            self.notes.append(self.cell(i, what))
             if self._broken(reply) and not self.restart():
                 return
 
@@ -408,7 +416,7 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
         cells = read_code_cells(path)
     except NotebookError as exc:
         return _score(assignment, name, empty, "invalid", str(exc), time.monotonic() - start)
-    run = _Run(limits, cells, found.tree_limits)
+    run = _Run(limits, cells, found.tree_limits, assignment.questions)
     try:
         try:
             run.start()
@@ -473,11 +481,14 @@ def _write_atomic(target, text):
     return target
 
 
-def write_results(result, folder):
+def write_results(result, folder, written=None):
+    """Write ``folder/results.json`` for ``result``, with the ``written`` scores if given."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    return _write_atomic(folder / "results.json",
-                         json.dumps(gradescope_results(result), indent=2) + "\n")
+    data = gradescope_results(result)
+    if written is not None:
+        data = written.apply(data, result.name)
+    return _write_atomic(folder / "results.json", json.dumps(data, indent=2) + "\n")
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "|", "%")
@@ -494,18 +505,20 @@ def csv_cell(value):
     return "'" + value if value.startswith(_FORMULA_START) else value
 
 
-def write_gradebook(assignment, results, path):
-    import io
+def gradebook_columns(assignment):
+    """The columns of grades.csv before any written score is merged."""
+    return ["submission", *[q.name for q in assignment.questions], "total", "max", "status",
+            "reason", "seconds"]
 
-    names = [q.name for q in assignment.questions]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["submission", *names, "total", "max", "status", "reason", "seconds"])
-    for r in results:
-        writer.writerow([csv_cell(v) for v in [
-            r.name, *[r.scores.get(n, 0.0) for n in names], r.total, r.max_score, r.status,
-            r.reason, r.seconds]])
-    return _write_atomic(path, buffer.getvalue())
+
+def gradebook_row(result):
+    """The grades.csv row of one :class:`GradeResult` (numbers as text, one format)."""
+    from .gradebook import number
+
+    return {"submission": result.name,
+            **{name: number(score) for name, score in result.scores.items()},
+            "total": number(result.total), "max": number(result.max_score),
+            "status": result.status, "reason": result.reason, "seconds": number(result.seconds)}
 
 
 # --- batch with worker processes -------------------------------------------------------
@@ -519,7 +532,8 @@ def _safe_component(part):
     out = []
     for i, char in enumerate(part):
         keep = (char.isalnum() and char.isprintable()) or char in "-_" or (char == "." and i)
-        out.append(char if keep else "".join(f"%{b:02X}" for b in char.encode("utf-8")))
+        raw = char.encode("utf-8", "surrogateescape")  # a byte of a non-UTF-8 name is kept
+        out.append(char if keep else "".join(f"%{b:02X}" for b in raw))
     safe = "".join(out)
     if safe in _RESERVED:
         safe = f"%{ord(safe[0]):02X}{safe[1:]}"
@@ -531,16 +545,20 @@ def _safe_component(part):
     return safe
 
 
-def output_names(paths):
-    """Injective, safe output names for ``paths``: each path relative to the folder the
-    paths share, one percent-encoded component per folder (so per-student folders are
-    kept), never ``.``/``..``, never hidden, never an output file's name (``grades.csv``,
-    ``results.json``, the written-answers files).
+def output_names(paths, base=None):
+    """Injective, safe output names for ``paths``: each path relative to ``base`` (by
+    default the folder the paths share), one percent-encoded component per folder (so
+    per-student folders are kept), never ``.``/``..``, never hidden, never an output file's
+    name (``grades.csv``, ``results.json``, the written-answers files). Any byte sequence
+    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other.
 
     >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
     ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
     >>> output_names(["x/grades.csv", "x/...ipynb", "x/=1+1 é.ipynb", "x/%3D1.ipynb"])
     ['%67rades.csv', '%2E..ipynb', '%3D1%2B1%20é.ipynb', '%253D1.ipynb']
+    >>> output_names(["s/a/hw.ipynb"], base="s"), output_names([b"s/caf\\xe9.ipynb".decode(
+    ...     "utf-8", "surrogateescape")])
+    (['a/hw.ipynb'], ['caf%E9.ipynb'])
     """
     absolute = [os.path.abspath(os.fspath(p)) for p in paths]
     if len(set(absolute)) != len(absolute):
@@ -548,7 +566,14 @@ def output_names(paths):
         raise ValueError(f"paths must be distinct, got {twice!r} twice")
     if not absolute:
         return []
-    base = os.path.commonpath([os.path.dirname(p) for p in absolute])
+    if base is None:
+        base = os.path.commonpath([os.path.dirname(p) for p in absolute])
+    else:
+        base = os.path.abspath(os.fspath(base))
+        outside = [p for p in absolute if os.path.commonpath([p, base]) != base or p == base]
+        if outside:
+            raise ValueError(f"base must be a folder that holds every path, got {base!r}, "
+                             f"which does not hold {outside[0]!r}")
     names = []
     for p in absolute:
         parts = Path(os.path.relpath(p, base)).parts
@@ -640,40 +665,128 @@ def _worker_main():
         protocol.flush()
 
 
-def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print,
-                allow_per_process_limits=False):
-    """Grade ``notebooks`` with ``workers`` worker processes; write grades.csv and results.
+class BatchResults(list):
+    """The :class:`GradeResult` of each submission graded by one :func:`grade_batch`, in the
+    order given, with ``replaced`` (output names whose earlier row and results were
+    replaced) and ``kept`` (names already graded in the output folder, not graded again)."""
 
-    Every submission gets a row (status graded, invalid or error) and a results.json in
-    ``out_dir/<name>/`` where ``name`` comes from :func:`output_names`; one progress line
-    is printed per finished submission.
+    def __init__(self, results=(), replaced=(), kept=()):
+        super().__init__(results)
+        self.replaced, self.kept = list(replaced), list(kept)
+
+
+def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print,
+                allow_per_process_limits=False, regrade=False, base=None):
+    """Grade ``notebooks`` with ``workers`` worker processes into the folder ``out_dir``.
+
+    Every submission gets a row of ``grades.csv`` (status graded, invalid or error), a
+    ``results.json`` in ``out_dir/<name>/`` where ``name`` comes from :func:`output_names`
+    (relative to ``base``, else to the base recorded by the folder's first batch if it
+    holds every notebook, else to the folder the notebooks share), and its written answers
+    in ``written-answers.csv``/``.html``; one progress line is printed per finished
+    submission.
+
+    The folder is incremental and resumable: rows of other submissions, the written
+    answers and their merged scores and comments are kept; a submission whose row and
+    ``results.json`` are already there is not graded again (``regrade=True`` grades it
+    again and replaces its row). Each submission's files are written as it finishes, its
+    ``results.json`` last and atomically, so a batch stopped at any point (Ctrl-C,
+    ``kill -9``) resumes where it stopped when run again.
 
     Returns
     -------
-    list of GradeResult, in the order of ``notebooks``.
+    BatchResults
+        The results of the submissions graded now, in the order of ``notebooks``, with
+        ``replaced`` and ``kept`` names.
 
     Raises
     ------
     IsolationError
         Before grading anything, if the required isolation is unavailable.
+    ValueError
+        If ``out_dir`` holds another assignment's grades, or ``base`` does not hold
+        every notebook.
+    OutputBusy
+        If another batch or merge is writing to ``out_dir``.
     """
+    from .gradebook import OutputFolder
+    from .written import WrittenExport
+
     require_isolation(allow_per_process_limits)
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
     assignment = load_assignment(assignment_dir)
     limits = limits or assignment.limits
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    folder = OutputFolder(out_dir)
     notebooks = [Path(p) for p in notebooks]
-    names = output_names(notebooks)
+    columns = gradebook_columns(assignment)
+    with folder.lock():
+        folder.claim(assignment.name)
+        rows = folder.read_rows(columns)
+        names = output_names(notebooks, folder.base(notebooks, base))
+        written = folder.load_written()
+        export = WrittenExport(assignment.path, out_dir)
+        done = {n for n in names if n in rows and (out_dir / n / "results.json").is_file()}
+        todo = [i for i, n in enumerate(names) if regrade or n not in done]
+        kept = [n for n in names if n in done and not regrade]
+        if kept and progress:
+            shown = ", ".join(clip(n, 200) for n in kept[:5]) + (", ..." if len(kept) > 5 else "")
+            progress(f"kept {len(kept)} submission{'s' * (len(kept) != 1)} already graded in "
+                     f"{clip(out_dir, 300)} (--regrade grades them again): {shown}")
+        for i in todo:  # a regrade stopped halfway is then resumed, not taken as done
+            (out_dir / names[i] / "results.json").unlink(missing_ok=True)
+        results = _run_batch(assignment, notebooks, names, todo, workers, limits,
+                             allow_per_process_limits, progress, out_dir, folder, columns,
+                             rows, written, export)
+        export.finish()
+    return results
+
+
+def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_process_limits,
+               progress, out_dir, folder, columns, rows, written, export):
     config = {"assignment": str(assignment.path), "limits": limits.__dict__,
               "allow_per_process_limits": bool(allow_per_process_limits)}
     tasks: queue.Queue = queue.Queue()
-    for i in range(len(notebooks)):
+    for i in todo:
         tasks.put(i)
-    results: list[GradeResult | None] = [None] * len(notebooks)
+    results: dict[int, GradeResult] = {}
+    replaced: list[int] = []
+    earlier = list(rows)
+    before = set(earlier)
     lock = threading.Lock()
     done = [0]
-    width = len(str(len(notebooks)))
+    width = len(str(len(todo)))
     timeout = limits.total_timeout + 30.0  # the worker enforces the total itself
+
+    def finish(i, result):
+        """Record one submission: written answers, its row, then results.json (last: its
+        presence says the submission is done)."""
+        name = names[i]
+        again = name in rows
+        rows[name] = gradebook_row(result)
+        # earlier rows first, then this batch's in the order given (not the order finished)
+        order = earlier + [names[j] for j in todo if names[j] in rows and names[j] not in before]
+        ordered = {n: rows[n] for n in order}
+        rows.clear()
+        rows.update(ordered)
+        export.update(name, notebooks[i], order=order)
+        folder.write_grades(columns, rows, written)
+        try:
+            write_results(result, out_dir / name, written)
+        except OSError as exc:
+            result.reason = clip(f"{result.reason}; results.json not written ({exc})")
+            rows[name] = gradebook_row(result)
+            folder.write_grades(columns, rows, written)
+        results[i] = result
+        if again:
+            replaced.append(i)
+        done[0] += 1
+        if progress:
+            progress(f"[{done[0]:>{width}}/{len(todo)}] {clip(name, 200)}: "
+                     f"{result.total:g}/{result.max_score:g} in {result.seconds:.1f} s "
+                     f"({result.status}{', replaced the earlier row' if again else ''})")
 
     def work():
         worker = _WorkerProcess(config)
@@ -688,31 +801,20 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
                     result.name = names[i]
                 except Exception as exc:
                     result = _not_run(assignment, names[i], "error", f"grader error: {exc}")
-                try:
-                    write_results(result, out_dir / names[i])
-                except OSError as exc:
-                    result.reason = clip(f"{result.reason}; results.json not written ({exc})")
                 with lock:
-                    results[i] = result
-                    done[0] += 1
-                    if progress:
-                        progress(f"[{done[0]:>{width}}/{len(notebooks)}] {clip(names[i], 200)}: "
-                                 f"{result.total:g}/{result.max_score:g} in "
-                                 f"{result.seconds:.1f} s ({result.status})")
+                    finish(i, result)
         finally:
             worker.stop()
 
     threads = [threading.Thread(target=work, daemon=True)
-               for _ in range(max(1, min(workers, len(notebooks))))]
+               for _ in range(max(0, min(workers, len(todo))))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    write_gradebook(assignment, results, out_dir / "grades.csv")
-    from .written import export_written
-
-    export_written(assignment.path, notebooks, names, out_dir)
-    return results
+    order = [i for i in todo if i in results]
+    return BatchResults([results[i] for i in order], [names[i] for i in sorted(replaced)],
+                        [names[i] for i in range(len(names)) if i not in todo])
 
 
 if __name__ == "__main__":

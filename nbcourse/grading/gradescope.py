@@ -114,14 +114,57 @@ def build_bundle(assignment_dir, output, limits=None, allow_per_process_limits=F
 
 
 def _pick_submission(folder, name):
+    """The notebook to grade among those under ``folder`` and a note for the student: the
+    one named ``<assignment>.ipynb``, else the only readable notebook, else the first
+    readable one in alphabetical order (the first of all if none is readable)."""
+    from .grader import NotebookError, read_code_cells
+
     notebooks = sorted(p for p in find_notebooks(folder) if ".ipynb_checkpoints" not in p.parts)
     if not notebooks:
         return None, "no .ipynb file was submitted"
     if len(notebooks) == 1:
         return notebooks[0], ""
-    preferred = [p for p in notebooks if p.name == f"{name}.ipynb"]
-    chosen = preferred[0] if preferred else notebooks[0]
-    return chosen, f"several notebooks were submitted; graded {chosen.name}"
+    named = [p for p in notebooks if p.name == f"{name}.ipynb"]
+    valid = []
+    if not named:
+        for p in notebooks:
+            try:
+                read_code_cells(p)
+            except NotebookError:
+                continue
+            valid.append(p)
+    if named:
+        chosen, why = named[0], "the one named after the assignment"
+    elif len(valid) == 1:
+        chosen, why = valid[0], "the only one that is a readable notebook"
+    elif valid:
+        chosen, why = valid[0], "the first readable notebook in alphabetical order"
+    else:
+        chosen, why = notebooks[0], "the first in alphabetical order; none is a readable notebook"
+    listed = [shown_name(p.relative_to(folder)) for p in notebooks]
+    text = ", ".join(listed[:10]) + (f" and {len(listed) - 10} more" if len(listed) > 10 else "")
+    return chosen, (f"You submitted {len(notebooks)} notebooks ({text}); graded "
+                    f"{shown_name(chosen.relative_to(folder))}, {why}. Submit only "
+                    f"{name}.ipynb next time")
+
+
+def shown_name(path):
+    r"""A file name to show: printable characters kept, anything else (control, format and
+    bidirectional characters, bytes that are not UTF-8) escaped as in Python (``\u202e``),
+    cut to 100 characters.
+
+    >>> shown_name("a\u202eb\udce9.ipynb")
+    'a\\u202eb\\xe9.ipynb'
+    """
+    out = []
+    for c in str(path)[:100]:
+        if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        elif c.isprintable() and c != "\\":
+            out.append(c)
+        else:
+            out.append(c.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 def find_notebooks(folder):
@@ -160,7 +203,7 @@ def run(root):
                                 bool(config.get("allow_per_process_limits")))
         data = gradescope_results(result)
         if note:
-            data["output"] = f"{clip(note, 300)}. {data['output']}"
+            data["output"] = f"{clip(note, 1500)}. {data['output']}"
         _write(results_dir, data)
     except IsolationError as exc:
         print(exc, file=sys.stderr)

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from .generate import student_path
 
-__all__ = ["PLACEHOLDER", "export_written", "merge_scores", "written_answers",
-           "written_questions"]
+__all__ = ["PLACEHOLDER", "WrittenExport", "export_written", "merge_scores",
+           "written_answers", "written_questions"]
 
 PLACEHOLDER = "*Write your answer here.*"
 MAX_ANSWER = 20_000
@@ -95,42 +95,115 @@ def _submission_cells(path):
 
 def export_written(folder, notebooks, names, out_dir):
     """Write ``written-answers.csv`` and ``.html`` into ``out_dir`` for ``notebooks`` (with
-    their output ``names``); return the two paths, or None if the assignment has no
-    written answers."""
-    from .grader import _write_atomic, csv_cell
-
-    questions = written_questions(folder)
-    if not questions:
-        return None
-    rows = []
+    their output ``names``), keeping the rows of other submissions already there; return
+    the two paths, or None if the assignment has no written answers."""
+    export = WrittenExport(folder, out_dir)
     for path, name in zip(notebooks, names, strict=True):
+        export.update(name, path, write=False)
+    return export.finish()
+
+
+_COLUMNS = ["submission", "question", "answer", "points", "max_points", "comment"]
+
+
+class WrittenExport:
+    """``written-answers.csv`` and ``.html`` of an output folder, updated one submission at
+    a time: the rows of other submissions stay, and a submission graded again gets its new
+    answer with the ``points``, ``max_points`` and ``comment`` already filled in kept."""
+
+    def __init__(self, folder, out_dir):
+        self.folder, self.out_dir = folder, Path(out_dir)
+        self.questions = written_questions(folder)
+        self.rows = self._read() if self.questions else {}
+
+    def _read(self):
+        return read_written_csv(self.out_dir)
+
+    def update(self, name, path, write=True, order=None):
+        """Take the answers of the notebook at ``path`` (output name ``name``); rows of the
+        submissions in ``order`` come in that order."""
+        if not self.questions:
+            return
         cells = _submission_cells(path)
-        answers = (written_answers(folder, cells) if cells is not None
-                   else dict.fromkeys(questions, "(notebook could not be read)"))
-        rows += [(name, q, answers[q]) for q in questions]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["submission", "question", "answer", "points", "max_points", "comment"])
-    for name, question, answer in rows:
-        writer.writerow([csv_cell(name), question, _csv_text(answer), "", "", ""])
-    out_dir = Path(out_dir)
-    csv_path = _write_atomic(out_dir / CSV_NAME, buffer.getvalue())
-    html_path = _write_atomic(out_dir / HTML_NAME, _html(rows))
-    return csv_path, html_path
+        answers = (written_answers(self.folder, cells) if cells is not None
+                   else dict.fromkeys(self.questions, "(notebook could not be read)"))
+        for q in self.questions:
+            old = self.rows.get((name, q), {})
+            self.rows[(name, q)] = {**dict.fromkeys(_COLUMNS, ""), **old, "submission": name,
+                                    "question": q, "answer": _csv_text(answers[q])}
+        if order is not None:
+            rank = {n: k for k, n in enumerate(order)}
+            keys = sorted(self.rows, key=lambda key: rank.get(key[0], len(rank)))
+            self.rows = {key: self.rows[key] for key in keys}
+        if write:
+            self.finish()
+
+    def finish(self):
+        """Write both files; return their paths (None without written questions)."""
+        from .grader import _write_atomic, csv_cell
+
+        if not self.questions:
+            return None
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(_COLUMNS)
+        for row in self.rows.values():
+            writer.writerow([csv_cell(row["submission"]), _plain(row["question"]),
+                             _csv_text(row["answer"])]
+                            + [_csv_text(row[c]) for c in _COLUMNS[3:]])
+        csv_path = _write_atomic(self.out_dir / CSV_NAME, buffer.getvalue())
+        html_rows = [(r["submission"], r["question"], _unquoted(r["answer"]))
+                     for r in self.rows.values()]
+        html_path = _write_atomic(self.out_dir / HTML_NAME, _html(html_rows))
+        return csv_path, html_path
+
+
+def read_written_csv(out_dir):
+    """``{(submission, question): row}`` of ``out_dir/written-answers.csv`` ({} if none)."""
+    from .grader import MAX_NOTEBOOK_BYTES, NotebookError, read_regular_file
+
+    path = Path(out_dir) / CSV_NAME
+    if not path.exists():
+        return {}
+    try:
+        text = read_regular_file(path, 16 * MAX_NOTEBOOK_BYTES).decode("utf-8")
+    except (NotebookError, UnicodeDecodeError) as exc:
+        raise ValueError(f"out must hold a readable {CSV_NAME}, got {path}: {exc}") from None
+    rows = {}
+    for row in csv.DictReader(io.StringIO(text, newline="")):
+        row = {c: row.get(c) or "" for c in _COLUMNS}
+        row["submission"] = row["submission"].removeprefix("'")
+        rows[(row["submission"], row["question"])] = row
+    return rows
+
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r", "|", "%")
+
+
+def _plain(text):
+    """``text`` with every character that is not printable, other than newlines and tabs,
+    replaced by ``?``: terminal control sequences, bidirectional overrides and isolates,
+    zero-width characters, line separators."""
+    return "".join(c if c.isprintable() or c in "\n\t" else "?" for c in text)
 
 
 def _csv_text(answer):
     """The answer with newlines kept (CSV quotes them), never read as a formula."""
-    answer = "".join(c if c.isprintable() or c in "\n\t" else "?" for c in answer)
-    return "'" + answer if answer.startswith(("=", "+", "-", "@", "\t", "\r", "|", "%")) \
-        else answer
+    answer = _plain(answer)
+    return "'" + answer if answer.startswith(_FORMULA) else answer
+
+
+def _unquoted(answer):
+    """An answer as read back from the CSV, without the apostrophe :func:`_csv_text` added."""
+    return answer[1:] if answer.startswith("'") and answer[1:].startswith(_FORMULA) else answer
 
 
 def _html(rows):
     body = []
     for name, question, answer in rows:
-        text = html.escape(answer) if answer else "<em>(no answer)</em>"
-        body.append(f"<tr><td>{html.escape(name)}</td><td>{html.escape(question)}</td>"
+        text = html.escape(_plain(answer)) if answer else "<em>(no answer)</em>"
+        body.append(f"<tr><td>{html.escape(_plain(name))}</td>"
+                    f"<td>{html.escape(_plain(question))}</td>"
                     f"<td><pre>{text}</pre></td><td></td></tr>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<title>Written answers</title><style>td{vertical-align:top;border:1px solid #999;"
@@ -155,7 +228,8 @@ def _number(text, what, row):
 
 
 def read_scores(path, max_points=1.0):
-    """``{submission: {question: (points, max_points, comment)}}`` from a scores CSV.
+    """``{submission: {question: (points, max_points or None, comment, row)}}`` from a
+    scores CSV; ``max_points`` is None where its cell is empty.
 
     Rows with an empty ``points`` are skipped (not scored yet).
     """
@@ -172,78 +246,84 @@ def read_scores(path, max_points=1.0):
                 continue
             points = _number(row["points"].strip(), "points", row_number)
             top_text = (row.get("max_points") or "").strip()
-            top = _number(top_text, "max_points", row_number) if top_text else max_points
-            if points > top:
-                raise ValueError(f"points must be at most max_points ({top:g}), got "
-                                 f"{points:g} in row {row_number}")
+            top = _number(top_text, "max_points", row_number) if top_text else None
             name = row["submission"].strip().removeprefix("'")
             scores.setdefault(name, {})[row["question"].strip()] = (
-                points, top, (row.get("comment") or "").strip())
+                points, top, (row.get("comment") or "").strip(), row_number)
     return scores
 
 
 def merge_scores(out_dir, scores_path, max_points=1.0):
-    """Add the written scores of ``scores_path`` to ``out_dir``'s grades.csv and results.
+    """Make the written scores of ``scores_path`` those of ``out_dir``: its grades.csv and
+    every results.json.
 
-    Returns the number of submissions updated. Raises ValueError for a submission that is
-    not in grades.csv or a malformed scores file.
+    Every written question gets the same points in every row: its ``max_points`` where the
+    scores give one (they must agree), else ``max_points`` here; an answer without a score
+    counts as 0 of those points. The scores replace all earlier ones and are kept in the
+    folder, so a later batch into it keeps them.
+
+    Returns the number of submissions scored. Raises ValueError for a submission that is
+    not in grades.csv, an unknown question or a malformed scores file (nothing changes).
     """
-    from .grader import _write_atomic, clip, csv_cell
+    from .gradebook import OutputFolder, Written, number
+    from .grader import _write_atomic
 
-    out_dir = Path(out_dir)
+    if isinstance(max_points, bool) or not isinstance(max_points, int | float) or \
+            not math.isfinite(max_points) or max_points <= 0:
+        raise ValueError(f"max_points must be a finite number > 0, got {max_points!r}")
+    folder = OutputFolder(out_dir)
+    grades_path = folder.path / "grades.csv"
+    if not grades_path.is_file():
+        raise ValueError(f"out must be the output folder of nbcourse grade, got {out_dir} "
+                         f"(no grades.csv there)")
     scores = read_scores(scores_path, max_points)
-    grades_path = out_dir / "grades.csv"
-    with open(grades_path, encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f))
-    header, body = rows[0], rows[1:]
-    if header[:1] != ["submission"] or "total" not in header or "max" not in header:
-        raise ValueError(f"grades must be a grades.csv written by nbcourse grade, got header "
-                         f"{header} in {grades_path}")
-    by_name = {r[0].removeprefix("'"): r for r in body}
-    unknown = sorted(set(scores) - set(by_name))
-    if unknown:
-        raise ValueError(f"scores name submissions that are not in {grades_path}: {unknown}")
-    questions = sorted({q for s in scores.values() for q in s},
-                       key=lambda q: (len(q), q))
-    old_written = [h for h in header if h.startswith("written_") and h != "written_max"]
-    auto = [h for h in header if h not in old_written and h != "written_max"]
-    new_header = auto[:auto.index("total")] + [f"written_{q}" for q in questions] + \
-        ["written_max"] + auto[auto.index("total"):]
-    out = [new_header]
-    for row in body:
-        record = dict(zip(header, row, strict=False))
-        name = row[0].removeprefix("'")
-        before = sum(float(record[h] or 0) for h in old_written)
-        before_max = float(record.get("written_max") or 0)
-        mine = scores.get(name, {})
-        written = {q: mine[q][0] for q in mine}
-        top = sum(v[1] for v in mine.values())
-        record["total"] = round(float(record["total"]) - before + sum(written.values()), 6)
-        record["max"] = round(float(record["max"]) - before_max + top, 6)
-        for q in questions:
-            record[f"written_{q}"] = written.get(q, "")
-        record["written_max"] = top
-        out.append([record.get(h, "") for h in new_header])
-        results = out_dir / name / "results.json"
-        if results.is_file():
-            _merge_results(results, mine, _write_atomic, clip)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(out[0])
-    for row in out[1:]:
-        writer.writerow([row[0], *[csv_cell(v) if isinstance(v, str) else v for v in row[1:]]])
-    _write_atomic(grades_path, buffer.getvalue())
+    with folder.lock():
+        rows = folder.read_rows(None)
+        unknown = sorted(set(scores) - set(rows))
+        if unknown:
+            raise ValueError(f"scores name submissions that are not in {grades_path}: "
+                             f"{unknown}")
+        known = sorted({q for (_, q) in read_written_csv(folder.path)}, key=_question_order)
+        given = {q for s in scores.values() for q in s}
+        if known and not given <= set(known):
+            raise ValueError(f"scores must name written questions of {CSV_NAME} ({known}), got "
+                             f"{sorted(given - set(known), key=_question_order)}")
+        questions = {}
+        for q in sorted(set(known) | given, key=_question_order):
+            tops = {(s[q][1], s[q][3]) for s in scores.values()
+                    if q in s and s[q][1] is not None}
+            values = sorted({t for t, _ in tops})
+            if len(values) > 1:
+                rows_of = sorted(r for _, r in tops)
+                raise ValueError(f"max_points of {q} must be the same in every row, got "
+                                 f"{', '.join(f'{v:g}' for v in values)} (rows "
+                                 f"{', '.join(map(str, rows_of))})")
+            questions[q] = values[0] if values else float(max_points)
+        for s in scores.values():
+            for q, (points, _, _, row) in s.items():
+                if points > questions[q]:
+                    raise ValueError(f"points must be at most max_points ({questions[q]:g}), "
+                                     f"got {points:g} in row {row}")
+        written = Written(questions, {name: {q: [v[0], v[2]] for q, v in s.items()}
+                                      for name, s in scores.items()}, True)
+        folder.save_written(written)
+        export = WrittenExport.__new__(WrittenExport)
+        export.out_dir, export.rows = folder.path, read_written_csv(folder.path)
+        export.questions = known
+        for name, mine in scores.items():  # the file to keep shows what is merged
+            for q, (points, top, comment, _) in mine.items():
+                if (name, q) in export.rows:
+                    export.rows[(name, q)].update(points=number(points), comment=comment,
+                                                  max_points="" if top is None else number(top))
+        export.finish()
+        folder.write_grades(folder.columns, rows, written)
+        for name in rows:
+            results = folder.path / name / "results.json"
+            if results.is_file() and not results.is_symlink():
+                data = json.loads(results.read_text(encoding="utf-8"))
+                _write_atomic(results, json.dumps(written.apply(data, name), indent=2) + "\n")
     return len(scores)
 
 
-def _merge_results(path, mine, write, clip):
-    data = json.loads(path.read_text(encoding="utf-8"))
-    kept = [t for t in data.get("tests", []) if not str(t.get("name", "")).endswith(WRITTEN)]
-    old = sum(float(t.get("score", 0)) for t in data.get("tests", [])
-              if str(t.get("name", "")).endswith(WRITTEN))
-    added = [{"name": f"{q}{WRITTEN}", "score": points, "max_score": top,
-              "output": clip(comment or "Scored by hand.", 2000), "visibility": "visible"}
-             for q, (points, top, comment) in sorted(mine.items())]
-    data["tests"] = kept + added
-    data["score"] = round(float(data.get("score", 0)) - old + sum(t["score"] for t in added), 4)
-    write(path, json.dumps(data, indent=2) + "\n")
+def _question_order(q):
+    return (len(q), q)

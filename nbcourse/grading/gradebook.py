@@ -1,0 +1,292 @@
+"""The output folder of a batch, kept across batches: ``grades.csv``, written scores, a lock.
+
+Grading into a folder that already holds grades adds or replaces only the submissions
+given, keyed by their output name (:func:`~nbcourse.grading.grader.output_names`); every
+other row stays, and so does every written score and comment that ``grade-merge`` added.
+The written scores are kept in ``OUT/.nbcourse/written-scores.json`` and applied to each
+row and each ``results.json`` whenever either is written, so a later batch, a regrade or a
+resumed batch cannot lose them. (Output names are never hidden, so ``.nbcourse`` never
+meets a submission's folder.)
+
+Numbers in ``grades.csv`` have one format (:func:`number`): no trailing zeros and no
+exponent, at most 6 decimals: ``10``, ``8.5``, ``0.25``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["OutputBusy", "OutputFolder", "Written", "number"]
+
+STATE = ".nbcourse"
+GRADES = "grades.csv"
+WRITTEN_STORE = "written-scores.json"
+BATCH = "batch.json"
+WRITTEN_TEST = " (written answer)"
+NUMERIC = {"total", "max", "seconds", "written_max"}
+
+
+class OutputBusy(RuntimeError):
+    """Another batch or merge is writing to the same output folder."""
+
+
+def number(value):
+    """``value`` as grades.csv writes numbers: at most 6 decimals, no trailing zeros.
+
+    >>> [number(10), number(10.0), number(8.50), number(1 / 3), number(-0.0), number(2e-7)]
+    ['10', '10', '8.5', '0.333333', '0', '0']
+    """
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"a score must be a finite number, got {value!r}")
+    text = f"{round(value, 6):.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+@dataclass
+class Written:
+    """Hand scores merged by ``grade-merge``: ``questions`` maps each written question to
+    its points (the same for every submission); ``scores`` maps a submission to
+    ``{question: [points, comment]}``. Before the first merge ``merged`` is False and no
+    written column is shown."""
+
+    questions: dict[str, float] = field(default_factory=dict)
+    scores: dict[str, dict[str, list]] = field(default_factory=dict)
+    merged: bool = False
+
+    @property
+    def max_points(self):
+        return sum(self.questions.values())
+
+    def points(self, name):
+        """``{question: points}`` of a submission, 0 for an answer not scored."""
+        mine = self.scores.get(name, {})
+        return {q: float(mine[q][0]) if q in mine else 0.0 for q in self.questions}
+
+    def tests(self, name):
+        """Gradescope tests for the written answers of ``name`` (none before a merge)."""
+        from .grader import clip
+
+        mine = self.scores.get(name, {})
+        tests = []
+        for q, top in self.questions.items():
+            points, comment = mine.get(q, (0.0, ""))
+            if q not in mine:
+                comment = "Not scored: counts as 0."
+            tests.append({"name": f"{q}{WRITTEN_TEST}", "score": float(points),
+                          "max_score": float(top),
+                          "output": clip(comment or "Scored by hand.", 2000),
+                          "visibility": "visible"})
+        return tests
+
+    def apply(self, data, name):
+        """Gradescope ``data`` with its written tests replaced by this record's."""
+        tests = data.get("tests", [])
+        old = sum(float(t.get("score", 0)) for t in tests
+                  if str(t.get("name", "")).endswith(WRITTEN_TEST))
+        added = self.tests(name)
+        data["tests"] = [t for t in tests
+                         if not str(t.get("name", "")).endswith(WRITTEN_TEST)] + added
+        data["score"] = round(float(data.get("score", 0)) - old
+                              + sum(t["score"] for t in added), 4)
+        return data
+
+
+class OutputFolder:
+    """The ``--out`` folder of ``grade`` and ``grade-merge``."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.state = self.path / STATE
+
+    @contextlib.contextmanager
+    def lock(self):
+        """Hold the folder for one batch or merge; :class:`OutputBusy` if another holds it.
+
+        The lock is released when the process ends, also by ``kill -9``."""
+        import fcntl
+
+        self.state.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.state / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW,
+                     0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise OutputBusy(f"another grading batch or merge is writing to {self.path}; "
+                                 f"wait for it to finish") from None
+            self._remove_leftovers()
+            yield self
+        finally:
+            os.close(fd)
+
+    def _remove_leftovers(self):
+        """Temporary files of a write that was killed halfway (never a submission's)."""
+        for folder in (self.path, self.state):
+            for tmp in folder.glob(".*.tmp"):
+                if tmp.is_file() and not tmp.is_symlink():
+                    tmp.unlink(missing_ok=True)
+
+    def claim(self, assignment):
+        """Record that the folder holds grades of ``assignment`` (a name); ValueError if it
+        holds another assignment's."""
+        record = self._read_json(BATCH) or {}
+        if record.get("assignment") not in (None, assignment):
+            raise ValueError(f"out must be a folder of grades of this assignment: {self.path} "
+                             f"holds grades of {record['assignment']!r}, not {assignment!r}")
+        if record.get("assignment") is None:
+            self._write_json(BATCH, {**record, "assignment": assignment})
+
+    # --- the base folder of output names -----------------------------------------------
+
+    def base(self, notebooks, base=None):
+        """The folder that output names are relative to: ``base`` if given, else the one
+        recorded by the folder's first batch if it holds every notebook, else None (the
+        folder the notebooks share). The first batch records its base."""
+        record = self._read_json(BATCH) or {}
+        paths = [os.path.abspath(os.fspath(p)) for p in notebooks]
+        if base is not None:
+            base = os.path.abspath(os.fspath(base))
+            outside = [p for p in paths if not _inside(p, base)]
+            if outside:
+                raise ValueError(f"base must be a folder that holds every submission, got "
+                                 f"{base!r}, which does not hold {outside[0]!r}")
+        elif record.get("base") and all(_inside(p, record["base"]) for p in paths):
+            base = record["base"]
+        if not record.get("base") and paths:
+            chosen = base or os.path.commonpath([os.path.dirname(p) for p in paths])
+            self._write_json(BATCH, {**record, "base": chosen})
+        return base
+
+    # --- grades.csv --------------------------------------------------------------------
+
+    def read_rows(self, columns):
+        """``{name: {column: text}}`` of grades.csv without the written columns (and with
+        ``total`` and ``max`` without written points), in file order; ``{}`` if there is
+        none yet. Raises ValueError if its columns are not ``columns`` (another
+        assignment's grades)."""
+        path = self.path / GRADES
+        self.columns = list(columns or [])
+        if not path.exists():
+            return {}
+        from .grader import read_regular_file
+
+        text = read_regular_file(path, 256 * 1024 * 1024).decode("utf-8")
+        table = list(csv.reader(io.StringIO(text, newline="")))
+        header = table[0] if table else []
+        written = [h for h in header if h.startswith("written_") and h != "written_max"]
+        auto = [h for h in header if h not in written and h != "written_max"]
+        if header[:1] != ["submission"] or "total" not in header or "max" not in header:
+            raise ValueError(f"grades must be a grades.csv written by nbcourse grade, got "
+                             f"header {header} in {path}")
+        if columns is not None and auto != list(columns):
+            raise ValueError(f"out must be a folder of grades of this assignment: {path} has "
+                             f"columns {auto}, this assignment's are {list(columns)}")
+        self.columns = auto
+        rows = {}
+        for values in table[1:]:
+            record = dict(zip(header, values, strict=False))
+            if written or "written_max" in header:
+                record["total"] = number(_float(record.get("total"))
+                                         - sum(_float(record.get(h)) for h in written))
+                record["max"] = number(_float(record.get("max"))
+                                       - _float(record.get("written_max")))
+            rows[record["submission"].removeprefix("'")] = {h: record.get(h, "") for h in auto}
+        return rows
+
+    def write_grades(self, columns, rows, written):
+        """Write grades.csv from autograded ``rows`` and the ``written`` scores."""
+        from .grader import _write_atomic, csv_cell
+
+        columns = list(columns)
+        at = columns.index("total")
+        extra = ([f"written_{q}" for q in written.questions] + ["written_max"]
+                 if written.merged else [])
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(columns[:at] + extra + columns[at:])
+        for name, record in rows.items():
+            record = dict(record)
+            if written.merged:
+                points = written.points(name)
+                record.update({f"written_{q}": p for q, p in points.items()})
+                record["written_max"] = written.max_points
+                record["total"] = _float(record["total"]) + sum(points.values())
+                record["max"] = _float(record["max"]) + written.max_points
+            cells = []
+            for column in columns[:at] + extra + columns[at:]:
+                value = record.get(column, "")
+                numeric = column in NUMERIC or (column not in ("submission", "status", "reason"))
+                if numeric and value != "":
+                    cells.append(number(value))
+                else:
+                    cells.append(csv_cell(name if column == "submission" else str(value)))
+            writer.writerow(cells)
+        return _write_atomic(self.path / GRADES, buffer.getvalue())
+
+    # --- written scores ----------------------------------------------------------------
+
+    def load_written(self):
+        """The merged written scores (also those of a folder merged before they were kept
+        in ``.nbcourse``: read back from its results.json files)."""
+        data = self._read_json(WRITTEN_STORE)
+        if data is not None:
+            return Written({q: float(v) for q, v in data["questions"].items()},
+                           data["scores"], True)
+        return self._written_from_results()
+
+    def save_written(self, written):
+        self._write_json(WRITTEN_STORE, {"questions": written.questions,
+                                         "scores": written.scores})
+
+    def _written_from_results(self):
+        written = Written()
+        try:
+            rows = self.read_rows(None)
+        except (ValueError, OSError):
+            return written
+        for name in rows:
+            try:
+                data = json.loads((self.path / name / "results.json").read_text("utf-8"))
+            except (OSError, ValueError):
+                continue
+            for test in data.get("tests", []):
+                label = str(test.get("name", ""))
+                if label.endswith(WRITTEN_TEST):
+                    q = label.removesuffix(WRITTEN_TEST)
+                    written.merged = True
+                    written.questions[q] = max(written.questions.get(q, 0.0),
+                                               float(test.get("max_score", 0)))
+                    if test.get("output") != "Not scored: counts as 0.":
+                        written.scores.setdefault(name, {})[q] = [
+                            float(test.get("score", 0)), str(test.get("output", ""))]
+        return written
+
+    # --- helpers -----------------------------------------------------------------------
+
+    def _read_json(self, name):
+        path = self.state / name
+        if not path.is_file():
+            return None
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    def _write_json(self, name, data):
+        from .grader import _write_atomic
+
+        self.state.mkdir(parents=True, exist_ok=True)
+        _write_atomic(self.state / name, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def _float(text):
+    return float(text) if text not in (None, "") else 0.0
+
+
+def _inside(path, folder):
+    return os.path.commonpath([path, folder]) == folder and path != folder
