@@ -17,7 +17,7 @@ import zipfile
 import nbformat
 import numpy as np
 import pytest
-from hostile import EX01, EX02, ROOT, code_cells, notebook
+from hostile import EX01, EX02, HONEST_LIMITS, ROOT, code_cells, notebook
 
 import nbcourse
 from nbcourse.grading import (
@@ -37,12 +37,12 @@ from nbcourse.grading.generate import generate, strip_code, strip_markdown, stud
 from nbcourse.grading.grader import NotebookError, grade_notebook, read_code_cells
 from nbcourse.grading.probe import ProbeError, encode, evaluate, run, to_plain
 
-FAST = Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536, max_procs=48)
+HONEST = Limits(**HONEST_LIMITS)
 # every assignment folder; the reference assignments 01 and 02 get extra, specific tests
 ASSIGNMENTS = sorted(p.parent for p in (ROOT / "exercises").glob("*/tests.py"))
 
 
-def grade(folder, path, tmp_path, limits=FAST):
+def grade(folder, path, tmp_path, limits=HONEST):
     assignment = load_assignment(folder)
     return grade_notebook(assignment, path, limits)
 
@@ -397,7 +397,7 @@ def test_results_never_show_hidden_expected_values(tmp_path):
     path = notebook(cells, tmp_path / "wrong.ipynb")
     from nbcourse.grading.grader import grade_batch
 
-    grade_batch(EX01, [path], tmp_path / "out", workers=1, limits=FAST, progress=None)
+    grade_batch(EX01, [path], tmp_path / "out", workers=1, limits=HONEST, progress=None)
     text = (tmp_path / "out" / "wrong.ipynb" / "results.json").read_text()
     text += (tmp_path / "out" / "grades.csv").read_text()
     q1_hidden = load_assignment(EX01).question("q1").tests[2]
@@ -492,7 +492,7 @@ def test_gradescope_always_writes_results(kind, tmp_path):
     assert "regular file" in results["output"] or "symbolic link" in results["output"]
 
 
-LIMITS_FOR_BUNDLE = Limits(cell_timeout=5, total_timeout=30)
+LIMITS_FOR_BUNDLE = Limits(**HONEST_LIMITS)
 
 
 # --- what students receive ---------------------------------------------------------------

@@ -10,13 +10,13 @@ import sys
 
 import nbformat
 import pytest
-from hostile import EX01, EX02, ROOT, code_cells, notebook
+from hostile import EX01, EX02, HONEST_LIMITS, ROOT, code_cells, notebook
 
 from nbcourse.grading import Limits
 from nbcourse.grading.generate import student_path
 from nbcourse.grading.grader import grade_batch, grade_notebook
 
-LIMITS = Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536, max_procs=48)
+LIMITS = Limits(**HONEST_LIMITS)
 NUMBER = re.compile(r"^(0|[1-9]\d*)(\.\d*[1-9])?$")  # 10, 8.5, 0.25: never 10.0 or 1e-05
 
 
@@ -126,8 +126,8 @@ def progress(line):
         os.kill(os.getpid(), 9)
 
 grade_batch(sys.argv[1], sys.argv[3:], sys.argv[2], workers=1, progress=progress,
-            limits=Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536,
-                          max_procs=48))
+            limits=Limits(cell_timeout=120, total_timeout=600, probe_timeout=60,
+                          memory_mb=1536, max_procs=48))
 """
 
 

@@ -7,7 +7,7 @@ import json
 import nbformat
 import numpy as np
 import pytest
-from hostile import EX01, ROOT, code_cells, notebook
+from hostile import EX01, HONEST_LIMITS, ROOT, code_cells, notebook
 
 from nbcourse.grading import Test, Value, checker, close
 from nbcourse.grading.generate import student_path
@@ -118,8 +118,7 @@ def test_grader_reason_names_the_syntax_error_of_a_defining_cell(tmp_path):
     cells = code_cells(EX01 / "solution.ipynb")
     index = next(i for i, c in enumerate(cells) if c.startswith("def bias"))
     cells[index] = cells[index].replace("return float(", "return float((")
-    limits = Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536,
-                    max_procs=48)
+    limits = Limits(**HONEST_LIMITS)
     result = grade_notebook(EX01, notebook(cells, tmp_path / "broken.ipynb"), limits)
     assert result.status == "graded"
     assert (f"q2: the cell that defines bias (code cell {index + 1}) failed with "
@@ -260,8 +259,7 @@ def test_written_answers_are_exported_and_hand_scores_merged(tmp_path):
     good = _student_with_answer(tmp_path, "ada.ipynb", "=1+1 <script>alert(1)</script>\nline 2")
     blank = _student_with_answer(tmp_path, "bob.ipynb", "*Write your answer here.*")
     out = tmp_path / "out"
-    limits = Limits(cell_timeout=5, total_timeout=60, probe_timeout=3, memory_mb=1536,
-                    max_procs=48)
+    limits = Limits(**HONEST_LIMITS)
     grade_batch(EX01, [good, blank], out, workers=1, limits=limits, progress=None)
 
     with open(out / "written-answers.csv", encoding="utf-8", newline="") as f:

@@ -11,6 +11,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 EX01 = ROOT / "exercises" / "01-binary-discriminant"
+
+#: Limits for grading tests that are not about limits: far beyond what an honest notebook
+#: needs, so that a loaded machine slows these tests down without failing them.  A test of
+#: one limit sets that limit low and leaves the others high (test_grading_hostile.py).
+HONEST_LIMITS = dict(cell_timeout=120, total_timeout=600, probe_timeout=60, memory_mb=1536,
+                     max_procs=48)
 EX02 = ROOT / "exercises" / "02-q-minus-j"
 
 
