@@ -661,7 +661,18 @@ class Explorer:
         self._inputs: list = []
         self._current: tuple[dict, dict] | None = None
         self._handle = None  # the figure output's DisplayHandle once shown live
-        self._render_all()
+        if _live():  # the controls draw each state when they reach it
+            self._current = self._frame_bundle(self._k(self._initial_indices()))
+        else:
+            self._render_all()
+
+    def __getattr__(self, name):
+        """The stored form (``html``, ``frames``, ``still``, ``frame_size``), which a live
+        figure renders only when asked for it."""
+        if name in ("html", "frames", "still", "frame_size") and "states" in self.__dict__:
+            self._render_all()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _alt_texts(self, alt) -> list[str]:
         """Alt text of every state: ``alt(**state)``, or ``alt`` followed by the values."""
@@ -729,6 +740,11 @@ class Explorer:
             self._current = _image_bundle(self.frames[k], self.frame_size, self.alts[k])
         return self._current
 
+    def _frame_bundle(self, k: int) -> tuple[dict, dict]:
+        """(data, metadata) of the figure output of state ``k``, drawn now."""
+        rgb = _draw(self.plot_fn, self.states[k], self.figsize, (self.dpi,))[0]
+        return _image_bundle(_png(rgb, palette=True), (rgb.shape[1], rgb.shape[0]), self.alts[k])
+
     def _k(self, indices) -> int:
         return int(np.ravel_multi_index(indices, [len(c.values) for c in self.controls]))
 
@@ -739,10 +755,7 @@ class Explorer:
     def _on_change(self, change) -> None:
         """Redraw the figure for the controls' current values and replace the figure output."""
         try:
-            k = self._k(self._live_indices())
-            rgb = _draw(self.plot_fn, self.states[k], self.figsize, (self.dpi,))[0]
-            self._current = _image_bundle(_png(rgb, palette=True), (rgb.shape[1], rgb.shape[0]),
-                                          self.alts[k])
+            self._current = self._frame_bundle(self._k(self._live_indices()))
         except Exception as exc:  # show the problem in the figure's place, never crash
             self._current = ({"text/plain": f"{type(exc).__name__}: {exc}"}, {})
         if self._handle is not None:

@@ -473,6 +473,22 @@ def test_in_a_live_kernel_the_figure_displays_as_controls_and_an_image(monkeypat
     assert not hasattr(fig, "_ipython_display_"), "no kernel: the stored form"
 
 
+def test_a_live_figure_draws_only_the_states_the_reader_reaches(monkeypatch):
+    monkeypatch.setattr(interact, "_has_comm_kernel", lambda: True)
+    monkeypatch.delenv(interact.STATIC_ENV, raising=False)
+    drawn = []
+
+    def counted(n, kind):
+        drawn.append((n, kind))
+        return swatch(n, kind)
+
+    fig = explore(counted, n=(1, 3, 1), kind=["x", "y"], _initial={"n": 2}, **SMALL)
+    assert drawn == [(2, "x")], "a live kernel shows the first state without drawing all six"
+    assert colour_of(base64.b64decode(fig.current[0]["image/png"]))[0] == (RED[2], GREEN["x"], 90)
+    assert len(fig.frames) == 6 and "<img" in fig.html, "the stored form, drawn when asked for"
+    assert len(drawn) == 1 + 6  # then each state once (the initial one for frame and still)
+
+
 # --------------------------------------------------------------------------- book and nbval
 
 
