@@ -618,13 +618,8 @@ def test_consistency_rows_agree_with_direct_computation():
     assert row["p_value"] == min(1.0, 2 * min(dist.pmf[:k + 1].sum(), dist.pmf[k:].sum()))
 
 
-def test_paper_table_latency_and_shape():
-    import time
-
-    start = time.perf_counter()
-    t = paper_table(n=100, seed=0)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0
+def test_paper_table_shape():
+    t = paper_table(n=100, seed=0)  # its latency is a figure of benchmarks/bench_experiments.py
     rows = t.rows()
     assert [(r["K"], r["alpha"]) for r in rows] == [(c.K, c.alpha_label) for c in PAPER_VALUES]
     for r in rows:
