@@ -31,6 +31,7 @@ __all__ = [
     "cross_validate_models",
     "expected_calibration_error",
     "log_loss",
+    "log_loss_of_log_odds",
     "reliability_bins",
 ]
 
@@ -80,6 +81,46 @@ def log_loss(y, proba) -> float:
     if (chosen == 0).any():
         return float("inf")
     return float(-np.log(chosen).mean())
+
+
+def log_loss_of_log_odds(y, g) -> float:
+    """Two-class log loss from the log posterior odds, computed stably (log-sigmoid).
+
+    With ``g = ln[P(class 0 | x) / P(class 1 | x)]`` (Duda, Hart & Stork's discriminant
+    ``g(x)`` for two classes), ``P(class 0 | x) = sigma(g)`` and the loss of a case is
+    ``ln(1 + e^{-g})`` if its class is 0 and ``ln(1 + e^{g})`` if it is 1.  Computed this
+    way it is finite for every finite ``g``; through ``1 - expit(g)`` a large ``g`` rounds the
+    probability of class 1 to 0 and the loss to infinity.
+
+    Parameters
+    ----------
+    y : array_like of int, shape (N,)
+        True class codes, 0 or 1.
+    g : array_like of float, shape (N,)
+        Log posterior odds of class 0 against class 1, finite.
+
+    Returns
+    -------
+    float
+        The mean loss in nats, as :func:`log_loss` gives for ``[sigma(g), 1 - sigma(g)]``.
+
+    Examples
+    --------
+    >>> round(log_loss_of_log_odds([0, 1], [0.0, np.log(1 / 3)]), 6)
+    0.490415
+    >>> round(log_loss_of_log_odds([1], [40.0]), 6)
+    40.0
+    """
+    labels = check_codes(y, "y", ndim=1)
+    if labels.max() > 1:
+        raise ValueError(f"y must contain class codes 0 and 1, got {int(labels.max())}")
+    scores = np.asarray(g, dtype=float)
+    if scores.shape != labels.shape:
+        raise ValueError(f"g must have one log odds per case, shape {labels.shape}, "
+                         f"got shape {scores.shape}")
+    if not np.all(np.isfinite(scores)):
+        raise ValueError("g must be finite log odds, got inf or nan")
+    return float(np.logaddexp(0.0, np.where(labels == 0, -scores, scores)).mean())
 
 
 @dataclass(frozen=True)

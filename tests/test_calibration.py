@@ -141,3 +141,32 @@ def test_cross_validation_takes_the_library_seed_convention():
     assert_array_equal(a.fold, c.fold)
     assert_array_equal(a.proba_pob, c.proba_pob)
     assert b.fold.shape == a.fold.shape
+
+
+def test_log_loss_of_log_odds_matches_log_loss_and_stays_finite():
+    from scipy.special import expit
+
+    from nbcourse.calibration import log_loss_of_log_odds
+
+    rng = np.random.default_rng(7)
+    y, g = rng.integers(0, 2, 200), rng.normal(0, 4, 200)
+    p0 = expit(g)
+    assert log_loss_of_log_odds(y, g) == pytest.approx(
+        log_loss(y, np.column_stack([p0, 1 - p0])), rel=1e-12)
+    # 1 - expit(40) rounds to a probability 4e-18 and expit(-800) to 0: the naive route is
+    # inaccurate or infinite, log-sigmoid gives the loss itself
+    assert log_loss_of_log_odds([1, 0], [40.0, -800.0]) == pytest.approx((40.0 + 800.0) / 2)
+    assert log_loss(np.array([0]), np.array([[expit(-800.0), 1.0]])) == float("inf")
+
+
+@pytest.mark.parametrize("y, g, message", [
+    ([0, 2], [0.0, 0.0], "y must contain class codes 0 and 1, got 2"),
+    ([0, 1], [0.0], r"g must have one log odds per case, shape \(2,\), got shape \(1,\)"),
+    ([0, 1], [0.0, np.inf], "g must be finite log odds"),
+    ([0, -1], [0.0, 0.0], "y"),
+])
+def test_log_loss_of_log_odds_names_bad_input(y, g, message):
+    from nbcourse.calibration import log_loss_of_log_odds
+
+    with pytest.raises(ValueError, match=message):
+        log_loss_of_log_odds(y, g)
