@@ -21,6 +21,7 @@ from hostile import (
     ESCAPES,
     EX01,
     FILL_SCRATCH,
+    FLOOD,
     HUGE_REPR,
     IPYTHON_HOOKS,
     MEMORY_SPLIT,
@@ -616,6 +617,43 @@ def test_huge_forged_repr_is_refused_before_parsing(assignment, tmp_path):
         assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu_before < 5
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 400
+
+
+def _peak_rss_mib():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+
+
+@pytest.mark.parametrize("attack", [dict(n=300, parts=0), dict(n=0, parts=300)],
+                         ids=["many-messages", "one-message-of-many-parts"])
+def test_flood_of_messages_to_the_grader_is_bounded(attack, level, assignment, tmp_path):
+    """2.4 GB sent into the kernel's shell socket, addressed to the grader: the grading
+    process's peak memory and processor time stay small, and the submission ends with a
+    reason that says why (its answers, all defined before the flood, do not count)."""
+    import resource
+
+    cpu_before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    before = _peak_rss_mib()
+    cells = solution_plus(FLOOD.format(mb=8, **attack), "x = 1\n")
+    result = grade(assignment, cells, tmp_path)
+    assert _peak_rss_mib() - before < 300  # the memory the flood would take is 2.4 GB
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu_before < 10
+    assert result.status == "error"
+    assert "grading stopped: the kernel sent the grader" in result.reason, result.reason
+
+
+def test_a_flood_ends_only_its_own_submission(tmp_path):
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    notebook(solution_plus(FLOOD.format(mb=8, n=300, parts=0)), subs / "flood.ipynb")
+    for i in range(2):
+        notebook(solution_plus(), subs / f"honest{i}.ipynb")
+    results = grade_batch(EX01, sorted(subs.iterdir()), tmp_path / "out", workers=1,
+                          limits=LIMITS, progress=None, allow_per_process_limits=True)
+    by_name = {r.name: r for r in results}
+    assert by_name["flood.ipynb"].status == "error"
+    assert "the kernel sent the grader" in by_name["flood.ipynb"].reason
+    assert [by_name[f"honest{i}.ipynb"].total for i in range(2)] == [FULL, FULL]
 
 
 def test_replays_count_against_the_total_deadline(level, assignment, tmp_path):

