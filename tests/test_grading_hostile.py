@@ -22,6 +22,7 @@ from hostile import (
     EX01,
     FILL_SCRATCH,
     FLOOD,
+    HONEST_LIMITS,
     HUGE_REPR,
     IPYTHON_HOOKS,
     MEMORY_SPLIT,
@@ -267,6 +268,17 @@ def test_total_time_limit_stops_the_notebook(assignment, tmp_path):
     cells = ["import time\ntime.sleep(1.8)\n"] * 5 + code_cells(EX01 / "solution.ipynb")
     result = grade(assignment, cells, tmp_path, limits=limits)
     assert result.total == 0 and "total time limit" in result.reason
+
+
+def test_answers_defined_before_the_total_limit_still_count(assignment, tmp_path):
+    """Later cells that use up the total time limit stop the notebook there, and the
+    answers defined before them are still checked: the probes have time of their own."""
+    limits = Limits(**{**HONEST_LIMITS, "total_timeout": 40})
+    cells = code_cells(EX01 / "solution.ipynb") + ["import time\ntime.sleep(10**6)\n"] * 3
+    result = grade(assignment, cells, tmp_path, limits=limits)
+    assert result.status == "graded"
+    assert "total time limit" in result.reason, result.reason
+    assert result.total == FULL, result.reason
 
 
 # --- recursion, memory, processes, output ----------------------------------------------

@@ -228,16 +228,26 @@ def _defines(source, name):
     return defines(source, name)
 
 
-class _Run:
-    """State of one submission's kernel: executed cells, restarts, notes, deadline.
+def probe_seconds(questions, limits):
+    """The time reserved for evaluating the probes of ``questions``, beyond the total time
+    limit of the cells: ``probe_timeout`` per probe and 5 s per question."""
+    return sum(limits.probe_timeout * len(q.probes()) + 5.0 for q in questions)
 
-    Starting, restarting and replaying all count against the one total deadline.
+
+class _Run:
+    """State of one submission's kernel: executed cells, restarts, notes, deadlines.
+
+    Starting, restarting and replaying all count against the one total deadline of the
+    cells; the probes have a budget of their own (:func:`probe_seconds`), so that a
+    notebook whose later cells use up the total time still has its answers checked.
     """
 
     def __init__(self, limits, cells, tree_limits, questions=()):
         self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
         self.questions = list(questions)
+        self.reserve = probe_seconds(self.questions, limits)
         self.deadline = time.monotonic() + limits.total_timeout
+        self.probe_deadline = None  # set when the probes start
         self.executed: list[int] = []
         self.errors: dict[int, str] = {}  # cell index -> "SyntaxError: ..." on its first run
         self.notes: list[str] = []
@@ -258,7 +268,7 @@ class _Run:
     def start(self):
         if self.remaining() <= 0:
             raise KernelDied("total time limit reached before the kernel started")
-        self.sandbox = Sandbox(self.limits, self.tree_limits)
+        self.sandbox = Sandbox(self.limits, self.tree_limits, extra_seconds=self.reserve)
         self.sandbox.start(timeout=min(30.0, self.remaining()))
 
     def restart(self):
@@ -336,11 +346,14 @@ class _Run:
         """Evaluate the question's probes; return one result record per probe."""
         probes = question.probes()
         missing = [{"ok": False, "error": "no result from the notebook"}] * len(probes)
-        if self.sandbox is None or self.remaining() <= 0:
+        if self.probe_deadline is None:
+            self.probe_deadline = time.monotonic() + self.reserve
+        left = self.probe_deadline - time.monotonic()
+        if self.sandbox is None or left <= 0:
             return missing
         nonce = secrets.token_hex(16)
         expression = probe_expression(probes, nonce, self.limits.probe_timeout)
-        timeout = min(self.remaining(), self.limits.probe_timeout * len(probes) + 5.0)
+        timeout = min(left, self.limits.probe_timeout * len(probes) + 5.0)
         reply = self.sandbox.execute("", max(timeout, 0.0), {"r": expression}, silent=True)
         if reply.status != "ok":
             failed = "timed out" if reply.status == "timeout" else "failed"
@@ -761,7 +774,8 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
     lock = threading.Lock()
     done = [0]
     width = len(str(len(todo)))
-    timeout = limits.total_timeout + 30.0  # the worker enforces the total itself
+    # the worker enforces the total and the probes' own budget itself
+    timeout = limits.total_timeout + probe_seconds(assignment.questions, limits) + 30.0
 
     def finish(i, result):
         """Record one submission: written answers, its row, then results.json (last: its

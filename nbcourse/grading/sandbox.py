@@ -378,11 +378,15 @@ class Sandbox:
     limits : Limits
     tree_limits : bool
         Put the sandbox in a cgroup of its own (whole-tree limits); see :func:`isolation`.
+    extra_seconds : float
+        Time beyond ``total_timeout`` the kernel may run (the probes' own budget): its
+        processor-time limit and its link's are raised by this much.
     """
 
-    def __init__(self, limits=None, tree_limits=True):
+    def __init__(self, limits=None, tree_limits=True, extra_seconds=0.0):
         self.limits = limits or Limits()
         self.tree_limits = tree_limits
+        self.cpu_seconds = int(self.limits.total_timeout + extra_seconds) + 10
         self.proc = None  # the bwrap process
         self.child = None  # the sandbox's first process, as seen from here
         self.kernel = None  # the kernel process, as seen from here
@@ -403,6 +407,7 @@ class Sandbox:
                 "stdin_port": shell_port + 2, "control_port": shell_port + 3,
                 "hb_port": shell_port + 4}
         config = {"path": kernel_sys_path(), "limits": self.limits.__dict__,
+                  "cpu_seconds": self.cpu_seconds,
                   "connection_file": f"{SCRATCH}/.kernel.json"}
         conn_r, conn_w = os.pipe()
         info_r, info_w = os.pipe()
@@ -460,7 +465,7 @@ class Sandbox:
         config = {"endpoint": f"ipc:///proc/{self.child}/root{info['ip']}-{info['shell_port']}",
                   "key": key, "max_message": MAX_MESSAGE, "max_bytes": MAX_LINK_BYTES,
                   "max_strays": MAX_STRAYS, "memory_mb": LINK_MEMORY_MB,
-                  "cpu_seconds": int(self.limits.total_timeout) + 10, "parent": os.getpid()}
+                  "cpu_seconds": self.cpu_seconds, "parent": os.getpid()}
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "MALLOC_ARENA_MAX": "2",
                "LANG": "C.UTF-8"}
         self.link = subprocess.Popen(
