@@ -33,6 +33,7 @@ from hostile import (
     PATCH_SYS_MODULES,
     READ_SECRETS,
     REPLAY_KILL,
+    SPY,
     WORKER_ATTACK,
     code_cells,
     forged_output,
@@ -196,6 +197,78 @@ def test_printed_and_written_forged_results_are_ignored(assignment, tmp_path):
     assert results["score"] == 0
     rows = (out / "grades.csv").read_text().splitlines()
     assert len(rows) == 2 and not any(r.startswith("forged") for r in rows)
+
+
+# --- text the grader parses ------------------------------------------------------------
+
+PATHOLOGICAL = [" " * 200_000 + "x", "a " * 200_000 + "=", "(" * 200_000 + "= 1",
+                "a" + " " * 200_000 + ":" * 200_000, "def" + " " * 200_000 + "(",
+                "x" + " " * 200_000 + "*" * 200_000 + "== 1", "raise ValueError('(' * 400)"]
+
+
+def test_pathological_lines_cost_the_grader_little(assignment, tmp_path):
+    """Lines that make a backtracking pattern take cubic time (a line of spaces), in a cell
+    that fails and in one that times out: the grader reads every cell for the names it
+    defines and every error message, in time linear in their length."""
+    import resource
+
+    text = "\n".join(PATHOLOGICAL)
+    cells = solution_plus(text, text + "\nwhile True:\n    pass\n",
+                          "raise ValueError('(' * 400 + ', line 1)')\n")
+    limits = Limits(**{**HONEST_LIMITS, "cell_timeout": 2})
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    result = grade(assignment, cells, tmp_path, limits=limits)
+    assert result.total == FULL
+    assert "timed out" in result.reason
+    # the grader's own processor time: the old pattern took hours on these lines
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - before < 10
+
+
+# --- hidden tests ----------------------------------------------------------------------
+
+
+def _digits(value):
+    """The leading digits of every number in ``value`` that is not round (0.3 is, a random
+    probability is not): what would give a hidden input or expected value away."""
+    if isinstance(value, list | tuple):
+        return {d for v in value for d in _digits(v)}
+    if hasattr(value, "tolist"):
+        return _digits(value.tolist())
+    text = repr(float(value))
+    return {text[:8]} if len(text.lstrip("-")) >= 6 else set()
+
+
+def test_nothing_a_hidden_test_passes_or_expects_is_shown(assignment, tmp_path):
+    """A submission whose functions show, in every public test, the inputs of the calls
+    made before: nothing visible in results.json (before publication) holds a hidden
+    input or expected value, a hidden test's name, or a score that counts hidden passes."""
+    from nbcourse import two_class_discriminant
+
+    hidden = [t for q in assignment.questions for t in q.tests if t.hidden]
+    secrets = set()
+    for test in hidden:
+        for probe in test.probes:
+            secrets |= _digits(list(getattr(probe, "args", ())))
+    p6, q6 = next(t for t in hidden if t.name == "six random features").probe.args
+    p4, q4, prior = next(t for t in hidden if t.name.startswith("four random")).probe.args
+    secrets |= _digits(two_class_discriminant(p6, q6)[0].tolist())
+    secrets.add(repr(float(two_class_discriminant(p4, q4, prior)[1]))[:8])
+    x_big = next(t for t in hidden if t.name.startswith("201 samples")).probe.args[0]
+    secrets.add(json.dumps(x_big[:3])[1:-1])
+    assert len(secrets) > 20
+    out = tmp_path / "out"
+    path = notebook(student_plus(SPY), tmp_path / "spy.ipynb")
+    (result,) = grade_batch(EX01, [path], out, workers=1, limits=LIMITS, progress=None)
+    data = json.loads((out / "spy.ipynb" / "results.json").read_text())
+    shown = [data["output"]] + [t["name"] + " " + t["output"] for t in data["tests"]
+                                if t["visibility"] == "visible"]
+    assert any("your code raised ValueError: [" in text for text in shown)  # the spy works
+    leaked = {s for s in secrets if any(s in text for text in shown)}
+    assert not leaked, shown
+    assert data["visibility"] == "after_published"  # the total counts hidden passes
+    assert "execution_time" not in data
+    names = " ".join(t["output"] for t in data["tests"] if t["visibility"] != "visible")
+    assert not any(t.name in names for t in hidden)
 
 
 # --- reading the tests or the solution --------------------------------------------------

@@ -66,6 +66,9 @@ class GradeResult:
     reason: str = ""
     seconds: float = 0.0
     feedback: dict[str, list[dict]] = field(default_factory=dict)
+    # what the student may see before publication: the status and notes as they stood
+    # before any hidden test ran (None: the same as status and reason)
+    shown: list[str] | None = None
 
     @property
     def total(self):
@@ -78,7 +81,7 @@ class GradeResult:
     def to_dict(self):
         return {"name": self.name, "scores": self.scores, "max_scores": self.max_scores,
                 "status": self.status, "reason": self.reason, "seconds": self.seconds,
-                "feedback": self.feedback}
+                "feedback": self.feedback, "shown": self.shown}
 
     @classmethod
     def from_dict(cls, data):
@@ -215,17 +218,33 @@ def parse_str_repr(text, limit=MAX_PAYLOAD):
 
 def _cell_error(reply):
     """``"SyntaxError: invalid syntax (line 3)"`` from a failed cell's reply, without the
-    kernel's temporary file name."""
-    import re
+    kernel's temporary file name (``(<file>, line 3)`` at the end). Linear in the text.
 
-    value = re.sub(r"\((?:[^()]*), line (\d+)\)$", r"(line \1)", reply.evalue.strip())
+    >>> from types import SimpleNamespace as R
+    >>> _cell_error(R(ename="SyntaxError", evalue="invalid syntax (/tmp/x.py, line 3)"))
+    'SyntaxError: invalid syntax (line 3)'
+    """
+    value = reply.evalue.strip()
+    head, paren, tail = value.rpartition("(")
+    where, comma, line = tail.rpartition(", line ")
+    if paren and comma and ")" not in where and line.endswith(")") and line[:-1].isdigit() \
+            and line[:-1].isascii():
+        value = f"{head}(line {line}"
     return clip(f"{reply.ename}: {value}" if value else reply.ename or "error", 200)
 
 
-def _defines(source, name):
-    from .check import _defines as defines
+def _defined(cells):
+    """``defined(i)``: the names code cell ``i`` defines, found once per cell."""
+    from .check import defined_names
 
-    return defines(source, name)
+    found = {}
+
+    def defined(i):
+        if i not in found:
+            found[i] = defined_names(cells[i])
+        return found[i]
+
+    return defined
 
 
 def probe_seconds(questions, limits):
@@ -245,9 +264,11 @@ class _Run:
     def __init__(self, limits, cells, tree_limits, questions=()):
         self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
         self.questions = list(questions)
+        self.defined = _defined(cells)
         self.reserve = probe_seconds(self.questions, limits)
         self.deadline = time.monotonic() + limits.total_timeout
         self.probe_deadline = None  # set when the probes start
+        self.hidden_failed = False  # a hidden test's probes ended the grading
         self.executed: list[int] = []
         self.errors: dict[int, str] = {}  # cell index -> "SyntaxError: ..." on its first run
         self.notes: list[str] = []
@@ -261,8 +282,7 @@ class _Run:
         """``"cell 3 timed out (q1)"``: the note for code cell ``i`` naming the questions
         whose probed answers it defines (or that it defines none)."""
         names = [q.name for q in self.questions
-                 if any(_defines(self.cells[i], name)
-                        for name in dict.fromkeys(p[1] for p in q.probes()))]
+                 if any(p[1] in self.defined(i) for p in q.probes())]
         return f"cell {i + 1} {what} ({', '.join(names) if names else 'no graded answer'})"
 
     def start(self):
@@ -335,16 +355,20 @@ class _Run:
         for name in dict.fromkeys(p[1] for p in question.probes()):
             last = None  # (cell, error) of the latest cell that defines name, if it failed
             for i in sorted(self.executed):
-                if _defines(self.cells[i], name):
+                if name in self.defined(i):
                     last = (i, self.errors[i]) if i in self.errors else None
             if last is not None:
                 notes.append(f"{question.name}: the cell that defines {name} (code cell "
                              f"{last[0] + 1}) failed with {last[1]}")
         return notes
 
-    def extract(self, question):
-        """Evaluate the question's probes; return one result record per probe."""
-        probes = question.probes()
+    def extract(self, question, tests=None, label=None):
+        """Evaluate the probes of ``tests`` (by default all of the question's); return one
+        result record per probe."""
+        probes = [p.as_tuple() for t in (question.tests if tests is None else tests)
+                  for p in t.probes]
+        if not probes:
+            return []
         missing = [{"ok": False, "error": "no result from the notebook"}] * len(probes)
         if self.probe_deadline is None:
             self.probe_deadline = time.monotonic() + self.reserve
@@ -357,7 +381,7 @@ class _Run:
         reply = self.sandbox.execute("", max(timeout, 0.0), {"r": expression}, silent=True)
         if reply.status != "ok":
             failed = "timed out" if reply.status == "timeout" else "failed"
-            self.notes.append(f"{question.name}: checking {failed}")
+            self.notes.append(f"{label or question.name}: checking {failed}")
             if self._broken(reply):
                 self.restart()
             return missing
@@ -365,13 +389,45 @@ class _Run:
         try:
             return parse_results(text, nonce, len(probes))
         except ValueError as exc:
-            self.notes.append(f"{question.name}: unreadable results ({clip(exc, 200)})")
+            self.notes.append(f"{label or question.name}: unreadable results "
+                              f"({clip(exc, 200)})")
             return missing
 
     def close(self):
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
+
+
+def _extract_all(run, assignment):
+    """The result records of every question, public tests first: the probes of every
+    public test of every question run before any hidden test's, so nothing a hidden test
+    passes to the student's code can reach what is shown of a public test. Returns the
+    records and the notes made before the first hidden probe."""
+    records = {q.name: [None] * len(q.probes()) for q in assignment.questions}
+    missing = {"ok": False, "error": "no result from the notebook"}
+
+    def place(question, hidden):
+        tests = [t for t in question.tests if t.hidden is hidden]
+        got = iter(run.extract(question, tests,
+                               f"{question.name} (hidden tests)" if hidden else None))
+        i = 0
+        for t in question.tests:
+            for _ in t.probes:
+                if t.hidden is hidden:
+                    records[question.name][i] = next(got, missing)
+                i += 1
+
+    for q in assignment.questions:
+        place(q, False)
+    shown = list(run.notes)
+    try:
+        for q in assignment.questions:
+            place(q, True)
+    except Flood as exc:  # keeps what the public tests found
+        run.notes.append(f"grading stopped: {clip(exc, 300)}")
+        run.hidden_failed = True
+    return {k: [r or missing for r in v] for k, v in records.items()}, shown
 
 
 def _score(assignment, name, records_by_question, status, reason, seconds):
@@ -439,25 +495,37 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
         run.run_cells()
         for q in assignment.questions:
             run.notes.extend(run.failed_definitions(q))
-        records = {q.name: run.extract(q) for q in assignment.questions}
-        status = "graded"
+        records, shown = _extract_all(run, assignment)
+        status = "error" if run.hidden_failed else "graded"
+        shown = ["graded", clip("; ".join(shown))]
     except Flood as exc:  # the kernel sent more than the grader's link to it may hold
-        records, status = empty, "error"
+        records, status, shown = empty, "error", None
         run.notes.append(f"grading stopped: {clip(exc, 300)}")
     except (KernelDied, OSError) as exc:
-        records, status = empty, "error"
+        records, status, shown = empty, "error", None
         run.notes.append(f"sandbox failure: {clip(exc, 300)}")
     finally:
         run.close()
-    return _score(assignment, name, records, status, "; ".join(run.notes),
-                  time.monotonic() - start)
+    result = _score(assignment, name, records, status, "; ".join(run.notes),
+                    time.monotonic() - start)
+    if shown is not None and any(t.hidden for q in assignment.questions for t in q.tests):
+        result.shown = shown
+    return result
 
 
 # --- output files ----------------------------------------------------------------------
 
 
 def gradescope_results(result):
-    """Gradescope's results.json for one :class:`GradeResult` (hidden values never shown)."""
+    """Gradescope's results.json for one :class:`GradeResult`.
+
+    Nothing shown before publication depends on a hidden test: hidden tests are one entry
+    per question, visible ``after_published``, named by number only (a name may describe
+    an input); the total score, which counts hidden passes, is visible after publication
+    too; the output shows the status and notes as they stood before the first hidden probe
+    ran; and the execution time, which a submission can vary with a hidden input, is not
+    written.
+    """
     tests = []
     for qname, items in result.feedback.items():
         for hidden in (False, True):
@@ -466,17 +534,21 @@ def gradescope_results(result):
                 continue
             max_score = sum(f["points"] for f in part)
             score = sum(f["points"] for f in part if f["passed"])
-            lines = [f"{'PASS' if f['passed'] else 'FAIL'} {clip(f['test'], 200)}"
-                     + ("" if hidden or f["passed"] else f": {clip(f['message'], 500)}")
-                     for f in part]
+            lines = [f"{'PASS' if f['passed'] else 'FAIL'} hidden test {k}" if hidden else
+                     f"{'PASS' if f['passed'] else 'FAIL'} {clip(f['test'], 200)}"
+                     + ("" if f["passed"] else f": {clip(f['message'], 500)}")
+                     for k, f in enumerate(part, 1)]
             tests.append({"name": f"{qname} ({'hidden' if hidden else 'public'} tests)",
                           "score": round(score, 4), "max_score": round(max_score, 4),
                           "output": "\n".join(lines),
                           "visibility": "after_published" if hidden else "visible"})
-    reason = clip(result.reason)
-    output = f"Status: {result.status}." + (f" {reason}" if reason else "")
-    return {"score": round(result.total, 4), "output": output, "tests": tests,
-            "execution_time": round(result.seconds, 3)}
+    status, reason = result.shown or (result.status, result.reason)
+    reason = clip(reason)
+    output = f"Status: {status}." + (f" {reason}" if reason else "")
+    data = {"score": round(result.total, 4), "output": output, "tests": tests}
+    if any(f["hidden"] for items in result.feedback.values() for f in items):
+        data["visibility"] = "after_published"  # the total counts hidden passes
+    return data
 
 
 def _write_atomic(target, text):

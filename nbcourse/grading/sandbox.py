@@ -543,8 +543,9 @@ class Sandbox:
             code = self.link.wait()
         if code < 0 and -code in (signal.SIGABRT, signal.SIGKILL, signal.SIGXCPU,
                                   signal.SIGSEGV, signal.SIGBUS):
-            raise Flood(f"the grader's connection to the kernel reached its memory or CPU "
-                        f"limit (the kernel sent too much; {signal.Signals(-code).name})")
+            raise Flood(f"the kernel sent the grader more than its connection to the kernel "
+                        f"may hold (it reached its memory or CPU limit: "
+                        f"{signal.Signals(-code).name})")
         raise KernelDied(f"the grader's connection to the kernel failed (exit {code})")
 
     def execute(self, code, timeout, user_expressions=None, silent=False):
