@@ -614,12 +614,30 @@ def gradebook_row(result):
 _RESERVED = {"grades.csv", "results.json", "written-answers.csv", "written-answers.html"}
 
 
+def accented_latin(char):
+    """Whether the non-ASCII ``char`` is a Latin letter with accents (é, ñ, ö: an ASCII
+    letter and combining marks, in its composed form), which no reader takes for a plain
+    ASCII letter. Every other non-ASCII letter or digit may look like one (Cyrillic а,
+    Greek ο, fullwidth ａ, dotless ı, the Ångström sign Å) and is shown escaped.
+
+    >>> [accented_latin(c) for c in "éÅ\u0430\u03bf\uff41\u0131\u212b\u0451"]
+    [True, True, False, False, False, False, False, False]
+    """
+    if unicodedata.normalize("NFC", char) != char:
+        return False
+    parts = unicodedata.normalize("NFD", char)
+    return (len(parts) > 1 and parts[0].isascii() and parts[0].isalpha()
+            and all(unicodedata.combining(c) for c in parts[1:]))
+
+
 def _safe_component(part):
     """Percent-encode one path component so that the encoding is injective and the result
-    is a plain, printable file name that is neither hidden nor an output file's name."""
+    is a plain, printable file name that is neither hidden nor an output file's name, in
+    which no character looks like an ASCII letter or digit that it is not."""
     out = []
     for i, char in enumerate(part):
-        keep = (char.isalnum() and char.isprintable()) or char in "-_" or (char == "." and i)
+        keep = (char.isalnum() and (char.isascii() or accented_latin(char))) \
+            or char in "-_" or (char == "." and i)
         raw = char.encode("utf-8", "surrogateescape")  # a byte of a non-UTF-8 name is kept
         out.append(char if keep else "".join(f"%{b:02X}" for b in raw))
     safe = "".join(out)
@@ -638,7 +656,10 @@ def output_names(paths, base=None):
     default the folder the paths share), one percent-encoded component per folder (so
     per-student folders are kept), never ``.``/``..``, never hidden, never an output file's
     name (``grades.csv``, ``results.json``, the written-answers files). Any byte sequence
-    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other.
+    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other. Names
+    that look alike stay visibly distinct: a non-ASCII character that could be taken for
+    an ASCII one (Cyrillic а in ``аlice``) is percent-encoded (``%D0%B0lice``); accented
+    Latin letters (é) are kept.
 
     >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
     ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
@@ -647,6 +668,8 @@ def output_names(paths, base=None):
     >>> output_names(["s/a/hw.ipynb"], base="s"), output_names([b"s/caf\\xe9.ipynb".decode(
     ...     "utf-8", "surrogateescape")])
     (['a/hw.ipynb'], ['caf%E9.ipynb'])
+    >>> output_names(["s/alice.ipynb", "s/\u0430lice.ipynb"])
+    ['alice.ipynb', '%D0%B0lice.ipynb']
     """
     absolute = [os.path.abspath(os.fspath(p)) for p in paths]
     if len(set(absolute)) != len(absolute):
