@@ -727,6 +727,41 @@ def test_flood_of_messages_to_the_grader_is_bounded(attack, level, assignment, t
     assert "grading stopped: the kernel sent the grader" in result.reason, result.reason
 
 
+@pytest.mark.parametrize("attack", ["flood", "spy"])
+def test_gradescope_run_autograder_path(attack, tmp_path):
+    """The flood and the hidden-input spy through Gradescope's run_autograder: the flood
+    ends with a reason the student sees, the spy sees no hidden input."""
+    import subprocess
+    import sys
+    import zipfile
+
+    from nbcourse.grading.gradescope import build_bundle
+
+    bundle = build_bundle(EX01, tmp_path / "bundle.zip", limits=LIMITS)
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(root / "source")
+    (root / "submission").mkdir()
+    cells = (solution_plus(FLOOD.format(mb=8, n=300, parts=0)) if attack == "flood"
+             else student_plus(SPY))
+    notebook(cells, root / "submission" / "hw.ipynb")
+    env = {**os.environ, "NBCOURSE_AUTOGRADER_ROOT": str(root),
+           "NBCOURSE_AUTOGRADER_PYTHON": sys.executable}
+    proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=600, cwd=root / "submission")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0
+    if attack == "flood":
+        assert "Status: error" in results["output"]
+        assert "the kernel sent the grader" in results["output"]
+    else:
+        shown = " ".join([results["output"]] + [t["output"] for t in results["tests"]
+                                                if t["visibility"] == "visible"])
+        assert "ValueError: [" in shown and "0.102223" not in shown
+        assert results["visibility"] == "after_published"
+
+
 def test_a_flood_ends_only_its_own_submission(tmp_path):
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -765,6 +800,9 @@ def _hostile_batch(folder):
     notebook(sol, folder / "a" / "hw.ipynb")
     notebook(stu, folder / "b" / "hw.ipynb")
     notebook(stu + [READ_SECRETS], folder / "=HYPERLINK(1).ipynb")
+    notebook(sol + [FLOOD.format(mb=8, n=300, parts=0)], folder / "flood.ipynb")
+    notebook(stu + [SPY], folder / "spy.ipynb")
+    notebook(sol + ["\n".join(PATHOLOGICAL)], folder / "spaces.ipynb")
     for name in ("hw-2.ipynb", "grades.csv.ipynb", "...ipynb", "\x1b[2K\x1b[1Aevil.ipynb"):
         (folder / name).write_text("{}")
     (folder / "link.ipynb").symlink_to(EX01 / "solution.ipynb")
@@ -774,6 +812,7 @@ def _hostile_batch(folder):
     big = {"nbformat": "x" * 19_000_000, "cells": []}
     (folder / "big.ipynb").write_text(json.dumps(big))
     return {"a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3DHYPERLINK%281%29.ipynb": 0,
+            "flood.ipynb": ("error", 0), "spy.ipynb": 0, "spaces.ipynb": FULL,
             "hw-2.ipynb": None, "grades.csv.ipynb": None, "%2E..ipynb": None,
             "%1B%5B2K%1B%5B1Aevil.ipynb": None, "link.ipynb": None, "null.ipynb": None,
             "zero.ipynb": None, "fifo.ipynb": None, "big.ipynb": None}
@@ -791,10 +830,16 @@ def _check_batch(folder, out, stdout, expected):
         row = by_name[name]
         if total is None:
             assert row["status"] == "invalid" and float(row["total"]) == 0, (name, row)
+        elif isinstance(total, tuple):  # (status, total)
+            assert (row["status"], float(row["total"])) == total, (name, row)
         else:
             assert row["status"] == "graded" and float(row["total"]) == total, (name, row)
         assert json.loads((out / name / "results.json").read_text())["score"] == \
             float(row["total"])
+    assert "the kernel sent the grader" in by_name["flood.ipynb"]["reason"]
+    spy = json.loads((out / "spy.ipynb" / "results.json").read_text())
+    shown = " ".join(t["output"] for t in spy["tests"] if t["visibility"] == "visible")
+    assert "ValueError: [" in shown and "0.102223" not in shown  # no hidden input
     formula = [r for r in rows if r["submission"].lstrip("'").startswith("%3D")]
     assert all(not r["submission"].startswith(("=", "+", "-", "@")) for r in rows)
     assert formula and all(len(r["reason"]) <= 2000 for r in rows)
@@ -829,7 +874,7 @@ def test_hostile_batch_at_every_level(level_name, tmp_path):
     cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01),
            "--out", str(out), "--workers", "2", "--cell-timeout", "5", "--total-timeout", "30",
            "--memory-mb", "1024", str(subs)]
-    env = {**os.environ, "PYTHONPATH": ""}
+    env = {**os.environ, "PYTHONPATH": str(EX01.parents[1])}  # this checkout
     if level_name == "per-process-limits":
         env["NBCOURSE_GRADING_TREE_LIMITS"] = "0"
         refused = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
@@ -904,7 +949,7 @@ def normal_user():
                   "--", "setpriv", "--reuid", user, "--regid", user, "--init-groups",
                   "--inh-caps=-all", "--bounding-set=-all", "--"]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work),
-               "LANG": "C.UTF-8", "PYTHONPATH": ""}
+               "LANG": "C.UTF-8", "PYTHONPATH": str(EX01.parents[1])}  # this checkout
         probe = subprocess.run(
             prefix + [sys.executable, "-P", "-c", "import json, nbcourse.grading.sandbox as s;"
                       "f = s.isolation(); print(json.dumps([f.sandbox, f.tree_limits, "

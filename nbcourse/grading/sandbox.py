@@ -393,6 +393,7 @@ class Sandbox:
         self.cgroup = None
         self.link = None  # the process holding the connection to the kernel
         self._pending = None
+        self._ended = False  # the link stopped because the kernel died
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -438,6 +439,8 @@ class Sandbox:
         reply = self._request("kernel_info_request", {}, max(deadline - time.monotonic(), 0.1))
         if reply is None:
             raise KernelDied("the kernel did not start")
+        kids = _descendants(self.child, direct=True)  # the kernel only, before any cell
+        self.kernel = min(kids) if kids else None
 
     def _child_pid(self, fd, deadline):
         """Read bubblewrap's ``--info-fd`` JSON (at most 4 KiB) for the sandbox's pid."""
@@ -492,6 +495,8 @@ class Sandbox:
         again), None on timeout or if the sandbox ended; raises :class:`Flood` when the
         link ended because the kernel sent more than it may."""
         request, self._pending = self._pending or {"msg_id": msg_id}, None
+        if self._ended:
+            return None
         request["timeout"] = timeout
         try:
             _write_all(self.link.stdin, json.dumps(request).encode() + b"\n")
@@ -513,12 +518,10 @@ class Sandbox:
                 self._flood()
             if "flood" in head:
                 raise Flood(str(head["flood"])[:200])
-            if "disconnected" in head:  # a kernel that died ends its sandbox soon after
-                end = time.monotonic() + 2.0
-                while self.alive() and time.monotonic() < end:
-                    time.sleep(0.02)
-                if self.alive():
+            if "disconnected" in head:
+                if self._kernel_running():
                     raise Flood(str(head["disconnected"])[:200])
+                self._ended = True  # the kernel died and the link with it: its sandbox ends
                 return None
             n = int(head.get("reply", 0))
             if not 0 <= n <= MAX_MESSAGE:
@@ -535,6 +538,16 @@ class Sandbox:
             except (ValueError, RecursionError):
                 return None
             return {"content": content if isinstance(content, dict) else {}}
+
+    def _kernel_running(self, wait=2.0):
+        """Whether the kernel process still runs ``wait`` seconds after its connection
+        broke (a kernel that exits closes its sockets just before it stops running)."""
+        end = time.monotonic() + wait
+        while self.alive() and time.monotonic() < end:
+            if self.kernel is None or not _running(self.kernel):
+                return False
+            time.sleep(0.02)
+        return self.alive() and self.kernel is not None and _running(self.kernel)
 
     def _flood(self):
         code = self.link.poll()
