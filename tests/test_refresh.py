@@ -12,7 +12,7 @@ RUNNER = ROOT / "tools" / "run_notebooks.py"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["part1/03_generative_discriminative.ipynb",
+@pytest.mark.parametrize("name", ["part1/04_explore_binary_discriminant.ipynb",
                                   "part2/02_q_minus_j.ipynb"])
 def test_second_refresh_changes_nothing(tmp_path, name):
     copy = tmp_path / "nb.ipynb"
