@@ -3,8 +3,6 @@
 - sphinx-thebe registers its configuration script once per environment read, so a page can
   carry two copies of ``const THEBE_JS_URL = ...``, which is a JavaScript error in the
   browser.  Each page keeps the first copy of every script.
-- Sphinx adds MathJax only to pages whose body has mathematics, but chapter titles with
-  mathematics appear in every page's navigation.  Assets are therefore added to every page.
 
 Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core):
 
@@ -25,7 +23,7 @@ Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` wit
   notebook is self-contained; in the built pages each frame becomes a file in ``_images``
   (named by its content), which keeps each page's HTML small.
 - TeX in a page title (``The factor $Q^{-j}$``) is written with Unicode in ``<title>`` and
-  the print header, where MathJax does not typeset it, and ``{doc}`` links, which Sphinx
+  the print header, where no HTML can typeset it, and ``{doc}`` links, which Sphinx
   writes with the title's plain text (``The factor Q^{-j}``), carry the title's mathematics.
 
 It also adds the role ``{assignment}`NAME```, which links a chapter to its graded assignment:
@@ -141,7 +139,7 @@ def tex_to_text(title):
 
 
 def plain_title(app, pagename, templatename, context, doctree):
-    """Page titles with Unicode instead of TeX where MathJax does not reach (``<title>``)."""
+    """Page titles with Unicode instead of TeX where HTML cannot typeset it (``<title>``)."""
     title = context.get("title")
     if title and ("\\(" in title or "$" in title):
         context["title"] = tex_to_text(title)
@@ -301,7 +299,6 @@ def external_frames(app, exception):
 
 def setup(app):
     app.add_role("assignment", assignment_role)
-    app.set_html_assets_policy("always")
     app.connect("html-page-context", dedupe_scripts, priority=900)
     app.connect("html-page-context", plain_title, priority=910)
     app.connect("doctree-resolved", math_in_doc_links)
