@@ -92,6 +92,19 @@ def test_katex_fonts_are_in_the_build_and_do_not_hide_text(built_book):
         assert (css.parent / font).is_file(), f"{font} is not in the build"
 
 
+def test_icons_are_inline_svg_without_an_icon_font_or_script(built_book):
+    for page in pages(built_book):
+        text = page.read_text(encoding="utf-8")
+        left = re.findall(r'<(?:i|span) class="[^"]*\bfa[srb]?[- ][^"]*"', text)
+        assert not left, f"{page.name}: icons left for an icon font: {left[:3]}"
+        assert 'class="svg-inline--fa' in text, f"{page.name}: no icons"
+        fonts = [u for u in loaded_urls(page) if "fontawesome" in u]
+        assert not fonts, f"{page.name}: loads {fonts}"
+        head = text.split("</head>")[0]
+        assert not re.search(r"<script[^>]*(searchindex|searchtools|language_data)", head) \
+            or page.name == "search.html", f"{page.name}: search scripts block the first paint"
+
+
 def page_weight(page):
     """Bytes of the page's HTML plus the images it references from the build."""
     html = page.read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -82,7 +83,7 @@ class PageVisit:
     def __init__(self, browser, server, doc, color_scheme="light"):
         self.context = browser.new_context(viewport={"width": 1280, "height": 900},
                                            color_scheme=color_scheme)
-        self.errors, self.failed, self.blocked = [], [], []
+        self.errors, self.failed, self.blocked, self.requested = [], [], [], []
         self.context.route("**/*", self._route(server))
         self.page = self.context.new_page()
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -94,6 +95,7 @@ class PageVisit:
 
     def _route(self, server):
         def handle(route):
+            self.requested.append(route.request.url)
             if route.request.url.startswith(server):
                 route.continue_()
             else:
@@ -113,6 +115,8 @@ def test_page_renders_offline(browser, server, screenshots, doc):
         assert not visit.errors, f"console errors: {visit.errors}"
         assert not visit.blocked, f"requests to the network: {visit.blocked}"
         assert not visit.failed, f"failed requests: {visit.failed}"
+        icon_fonts = [u for u in visit.requested if re.search(r"fontawesome|/fa-[a-z]+-\d+\.", u)]
+        assert not icon_fonts, f"icon font or script loaded: {icon_fonts}"
         broken = page.eval_on_selector_all(
             "img", "imgs => imgs.filter(i => !(i.complete && i.naturalWidth > 0))"
                    ".map(i => i.getAttribute('src').slice(0, 80))")
@@ -247,5 +251,29 @@ def test_equations_are_numbered_referenced_and_read_as_mathematics(browser, serv
             " return data.getData('text/plain'); }")
         assert "\\ell(\\theta_j) = \\theta_j^2" in copied, f"copying gives {copied!r}, not TeX"
         assert not visit.errors, f"console errors: {visit.errors}"
+    finally:
+        visit.close()
+
+
+def test_search_loads_when_used_and_finds_pages(browser, server):
+    """A page loads no search script; a search from its dialog opens the search page, which
+    loads the index and lists the chapters that match."""
+    visit = PageVisit(browser, server, "book/part2/03_bounds")
+    try:
+        page = visit.page
+        search_scripts = [u for u in visit.requested if re.search(r"searchindex|searchtools", u)]
+        assert not search_scripts, f"search scripts loaded before a search: {search_scripts}"
+        page.keyboard.press("Control+k")
+        field = page.locator("#pst-search-dialog input[name=q]")
+        field.wait_for(state="visible", timeout=5_000)
+        field.fill("Bernoulli")
+        field.press("Enter")
+        page.wait_for_url("**/search.html?q=Bernoulli*", timeout=10_000)
+        results = page.locator("#search-results li")
+        results.first.wait_for(timeout=20_000)
+        assert results.count() >= 3, f"only {results.count()} results for 'Bernoulli'"
+        assert any("searchindex.js" in u for u in visit.requested)
+        assert not visit.errors, f"console errors: {visit.errors}"
+        assert not visit.blocked, f"requests to the network: {visit.blocked}"
     finally:
         visit.close()

@@ -6,10 +6,9 @@
 
 Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core):
 
-- The search buttons show "Search Ctrl+K" but are named "Search" by ``aria-label``, and the
-  colour-mode button's icons carry titles that differ from its name; a speech-input user
-  saying what they see would not reach them.  The search buttons take their name from their
-  text and the icons are hidden from assistive technology.
+- The search button named by its visible text ("Search Ctrl+K", for speech input) and the
+  icons hidden from assistive technology come from the book's theme templates
+  (``_templates/``), which draw the icons as inline SVG.
 - docutils marks the bibliography ``role="list"`` with ``doc-biblioentry`` children, a
   deprecated role that a list may not hold; the entries become ``listitem``.
 - pandas tables leave the corner above the row labels as an empty header cell; it
@@ -169,14 +168,6 @@ def math_in_doc_links(app, doctree, docname):
 # (pattern, replacement) applied to every built HTML page; the build log says how many
 # pages changed.
 _MARKUP_FIXES = (
-    # search fields: name from the visible text ("Search Ctrl+K"), icon hidden
-    (re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="[^"]*"'),
-     r"\1"),
-    (re.compile(r'<i class="fa-solid fa-magnifying-glass( fa-lg)?"></i>'),
-     r'<i class="fa-solid fa-magnifying-glass\1" aria-hidden="true"></i>'),
-    # colour-mode button: its three icons are decoration; the button is named "Color mode"
-    (re.compile(r'<i class="theme-switch ([^"]*)" data-mode="([a-z]+)"\s+title="[^"]*"></i>'),
-     r'<i class="theme-switch \1" data-mode="\2" aria-hidden="true"></i>'),
     # bibliography: docutils' role="list" holds entries with the deprecated doc-biblioentry
     (re.compile(r'<div class="citation" id="([^"]*)" role="doc-biblioentry">'),
      r'<div class="citation" id="\1" role="listitem">'),
