@@ -105,6 +105,27 @@ def test_icons_are_inline_svg_without_an_icon_font_or_script(built_book):
             or page.name == "search.html", f"{page.name}: search scripts block the first paint"
 
 
+def test_every_page_has_a_description_and_a_favicon(built_book):
+    for page in pages(built_book):
+        text = page.read_text(encoding="utf-8")
+        found = re.search(r'<meta name="description" content="([^"]+)"', text)
+        assert found and len(found.group(1)) > 40, f"{page.name}: no meta description"
+        assert "\\" not in found.group(1), f"{page.name}: TeX in the description: {found.group(1)}"
+        icon = re.search(r'<link rel="icon" href="([^"]+)"', text)
+        assert icon and (page.parent / icon.group(1)).resolve().is_file(), f"{page.name}: favicon"
+
+
+def test_images_after_the_first_load_lazily(built_book):
+    checked = 0
+    for page in pages(built_book):
+        images = [i for i in re.findall(r"<img [^>]*>", page.read_text(encoding="utf-8"))
+                  if "_images/" in i and "nbcourse-explore-frame" not in i]
+        for image in images[1:]:
+            assert 'loading="lazy"' in image, f"{page.name}: {image[:120]}"
+            checked += 1
+    assert checked >= 10, f"only {checked} images checked"
+
+
 def page_weight(page):
     """Bytes of the page's HTML plus the images it references from the build."""
     html = page.read_text(encoding="utf-8")

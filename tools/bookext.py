@@ -16,7 +16,8 @@ Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` wit
 - The proof index is a layout table with no header cells; it is marked as presentation.
 - The sidebar logo sits outside every landmark; it is wrapped in the header landmark.
 - Images from ``_images`` get their ``width`` and ``height``, so the page does not shift as
-  they load (the stylesheet keeps them fluid).
+  they load (the stylesheet keeps them fluid); every image of a page but the first loads
+  lazily.
 - The ``index.html`` redirect page gets a language, a title and a visible link.
 - Interactive figures (``nbcourse.interact``) carry their frames as PNG data URIs so that a
   notebook is self-contained; in the built pages each frame becomes a file in ``_images``
@@ -104,7 +105,12 @@ _GREEK = {name: chr(code) for name, code in (
     ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5),
     ("theta", 0x3B8), ("kappa", 0x3BA), ("lambda", 0x3BB), ("mu", 0x3BC), ("pi", 0x3C0),
     ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("phi", 0x3C6), ("omega", 0x3C9),
-    ("Omega", 0x3A9), ("Sigma", 0x3A3), ("Pi", 0x3A0), ("Theta", 0x398))}
+    ("Omega", 0x3A9), ("Sigma", 0x3A3), ("Pi", 0x3A0), ("Theta", 0x398),
+    # operators and relations met in the first lines of chapters
+    ("mid", 0x2223), ("cdot", 0xB7), ("times", 0xD7), ("le", 0x2264), ("ge", 0x2265),
+    ("ne", 0x2260), ("neq", 0x2260), ("approx", 0x2248), ("sim", 0x223C), ("to", 0x2192),
+    ("infty", 0x221E), ("propto", 0x221D), ("in", 0x2208), ("ell", 0x2113),
+    ("dots", 0x2026), ("ldots", 0x2026))}
 _SUP = dict(zip("0123456789+-=()ijknT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏⁿᵀ", strict=True))
 _SUB = dict(zip("0123456789+-=()ijkn", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙ", strict=True))
 _MATH = re.compile(r"\\\((.+?)\\\)|\$(.+?)\$")
@@ -148,6 +154,37 @@ def plain_title(app, pagename, templatename, context, doctree):
         link = context.get(key)
         if link and "\\(" in (link.get("title") or ""):
             link["title"] = tex_to_text(link["title"])
+
+
+def plain_math_for_description(app, pagename, templatename, context, doctree):
+    """Mathematics as Unicode in the page description sphinxext-opengraph writes next.
+
+    sphinxext-opengraph takes ``<meta name="description">`` from the first text of the
+    page's doctree, where an equation is its TeX (``Q^{-j}``).  By this event the page's
+    HTML is written, so the doctree's equations are replaced by their Unicode form
+    (``Q⁻ʲ``) for the description alone.
+    """
+    if doctree is None:
+        return
+    for node in list(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block)))):
+        text = " ".join(tex_to_text(f"${line}$") for line in node.astext().split("\n")
+                        if line.strip())
+        node.replace_self(nodes.inline(text=text))
+
+
+def lazy_images(app, doctree, docname):
+    """Every image of a page but its first loads lazily (``loading="lazy"``), when it nears the
+    screen; the first, which may be on the first screen, loads at once."""
+    if app.builder.format != "html":
+        return
+    for image in list(doctree.findall(nodes.image))[1:]:
+        image.setdefault("loading", "lazy")
+
+
+def site_name_from_title(app, config):
+    """sphinxext-opengraph's ``og:site_name`` is the book's title unless set."""
+    if getattr(config, "ogp_site_name", False) is None:
+        config.ogp_site_name = config.html_title
 
 
 def math_in_doc_links(app, doctree, docname):
@@ -293,6 +330,9 @@ def setup(app):
     app.connect("html-page-context", dedupe_scripts, priority=900)
     app.connect("html-page-context", plain_title, priority=910)
     app.connect("doctree-resolved", math_in_doc_links)
+    app.connect("doctree-resolved", lazy_images)
+    app.connect("html-page-context", plain_math_for_description, priority=400)
+    app.connect("config-inited", site_name_from_title)
     app.connect("build-finished", accessible_markup, priority=400)
     app.connect("build-finished", external_frames, priority=410)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
