@@ -117,6 +117,9 @@ def test_page_renders_offline(browser, server, screenshots, doc):
         assert not visit.failed, f"failed requests: {visit.failed}"
         icon_fonts = [u for u in visit.requested if re.search(r"fontawesome|/fa-[a-z]+-\d+\.", u)]
         assert not icon_fonts, f"icon font or script loaded: {icon_fonts}"
+        # images below the first screen load lazily: load them all now to check them
+        page.eval_on_selector_all("img[loading=lazy]", "imgs => imgs.forEach(i => i.loading = 'eager')")
+        page.wait_for_function("() => [...document.images].every(i => i.complete)", timeout=20_000)
         broken = page.eval_on_selector_all(
             "img", "imgs => imgs.filter(i => !(i.complete && i.naturalWidth > 0))"
                    ".map(i => i.getAttribute('src').slice(0, 80))")

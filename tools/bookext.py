@@ -3,6 +3,9 @@
 - sphinx-thebe registers its configuration script once per environment read, so a page can
   carry two copies of ``const THEBE_JS_URL = ...``, which is a JavaScript error in the
   browser.  Each page keeps the first copy of every script.
+- Sphinx writes the extensions' scripts in the head without ``defer``; they get it, so that
+  none blocks the first paint (``documentation_options.js``, which inline scripts use at
+  once, excepted).
 
 Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core):
 
@@ -59,6 +62,34 @@ def dedupe_scripts(app, pagename, templatename, context, doctree):
             seen.add(key)
             unique.append(script)
     context["script_files"] = unique
+
+
+# A script every later inline script may use at once (``DOCUMENTATION_OPTIONS.pagename = ...``)
+_NOT_DEFERRED = ("documentation_options.js",)
+
+
+def defer_scripts(app, pagename, templatename, context, doctree):
+    """Extensions' scripts load with ``defer``: they no longer hold up the first paint.
+
+    Sphinx writes them in the head without ``async`` or ``defer``, so the browser stops
+    parsing the page at each one.  They all wait for ``DOMContentLoaded`` (or run on
+    elements that exist by then), which deferred scripts still precede, in their order.
+    Inline scripts, which only set variables the deferred ones read later, stay as they are.
+    The search page is left alone: its template loads searchtools.js, which needs
+    doctools.js at once, after the others.
+    """
+    if pagename == "search":
+        return
+    deferred = []
+    for script in context.get("script_files", []):
+        filename = str(getattr(script, "filename", "") or "")
+        attributes = dict(getattr(script, "attributes", {}))
+        if (filename and not {"async", "defer"} & set(attributes)
+                and not filename.endswith(_NOT_DEFERRED)):
+            attributes["defer"] = "defer"
+            script = type(script)(filename, priority=script.priority, **attributes)
+        deferred.append(script)
+    context["script_files"] = deferred
 
 
 # ``launch_buttons.notebook_interface`` -> the start of Binder's ``urlpath``, as the launch
@@ -328,6 +359,7 @@ def external_frames(app, exception):
 def setup(app):
     app.add_role("assignment", assignment_role)
     app.connect("html-page-context", dedupe_scripts, priority=900)
+    app.connect("html-page-context", defer_scripts, priority=905)
     app.connect("html-page-context", plain_title, priority=910)
     app.connect("doctree-resolved", math_in_doc_links)
     app.connect("doctree-resolved", lazy_images)
