@@ -5,7 +5,8 @@
   browser.  Each page keeps the first copy of every script.
 - Sphinx writes the extensions' scripts in the head without ``defer``; they get it, so that
   none blocks the first paint (``documentation_options.js``, which inline scripts use at
-  once, excepted).
+  once, excepted).  sphinx-design's and sphinx-thebe's stylesheets and scripts, which
+  Jupyter Book adds to every page, are left off the pages that use neither.
 
 Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core):
 
@@ -90,6 +91,26 @@ def defer_scripts(app, pagename, templatename, context, doctree):
             script = type(script)(filename, priority=script.priority, **attributes)
         deferred.append(script)
     context["script_files"] = deferred
+
+
+# (marker of use in a page's body, asset file names): extensions Jupyter Book loads on every
+# page whose stylesheets and scripts a page that uses none of their markup does not need
+_UNUSED_ASSETS = (
+    ('class="sd-', ("sphinx-design.min.css", "design-tabs.js")),  # sphinx-design
+    ('class="thebe', ("sphinx-thebe.css", "sphinx-thebe.js")),  # sphinx-thebe: a thebe button
+)
+
+
+def drop_unused_assets(app, pagename, templatename, context, doctree):
+    """Leave off a page the stylesheets and scripts of extensions it does not use."""
+    body = context.get("body", "")
+    unused = tuple(name for marker, names in _UNUSED_ASSETS if marker not in body
+                   for name in names)
+    if not unused:
+        return
+    for key in ("css_files", "script_files"):
+        context[key] = [asset for asset in context.get(key, [])
+                        if not str(getattr(asset, "filename", "") or "").endswith(unused)]
 
 
 # ``launch_buttons.notebook_interface`` -> the start of Binder's ``urlpath``, as the launch
@@ -360,6 +381,7 @@ def setup(app):
     app.add_role("assignment", assignment_role)
     app.connect("html-page-context", dedupe_scripts, priority=900)
     app.connect("html-page-context", defer_scripts, priority=905)
+    app.connect("html-page-context", drop_unused_assets, priority=990)
     app.connect("html-page-context", plain_title, priority=910)
     app.connect("doctree-resolved", math_in_doc_links)
     app.connect("doctree-resolved", lazy_images)
