@@ -90,8 +90,9 @@ class PageVisit:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} {r.failure}"))
         self.page.goto(f"{server}/{doc}.html", wait_until="load")
-        # the mathematics is typeset already; wait for the fonts it uses
-        self.page.evaluate("document.fonts.ready.then(() => true)")
+        # the mathematics is typeset already; wait for the fonts it uses (polled, so that a
+        # page that redirects, such as index.html, is waited for after its navigation)
+        self.page.wait_for_function("() => document.fonts.status === 'loaded'", timeout=20_000)
 
     def _route(self, server):
         def handle(route):
