@@ -9,6 +9,7 @@ STUDENT := _build/student
 STUDENT_BRANCH ?= student
 REMOTE ?= origin
 AXE    := tests/node_modules/axe-core/axe.min.js
+KATEX  := tools/node_modules/katex/dist/katex.min.js
 
 .PHONY: help book pdf test test-cpus test-fast refresh bench lint clean pins student student-branch push-student test-jupyterlab
 
@@ -29,8 +30,13 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
-book: $(STAMP)
+book: $(STAMP) $(KATEX)
 	$(PY) tools/build_book.py
+
+# KaTeX typesets the book's mathematics at build time, pinned by tools/package-lock.json.
+$(KATEX): tools/package.json tools/package-lock.json
+	cd tools && npm ci --no-audit --no-fund
+	touch $(KATEX)
 
 # The print edition: Jupyter Book's LaTeX route, xelatex through latexmk, warnings are errors.
 pdf: $(STAMP)
@@ -102,4 +108,4 @@ $(AXE): tests/package.json tests/package-lock.json
 	touch $(AXE)
 
 clean:
-	rm -rf $(VENV) _build tests/node_modules
+	rm -rf $(VENV) _build tests/node_modules tools/node_modules

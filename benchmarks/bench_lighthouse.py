@@ -2,11 +2,17 @@
 
 Serves the built book (``--html``, default ``_build/html``) with Python's ``http.server`` on
 127.0.0.1 and runs Lighthouse against Debian's Chromium, headless, for the mobile (default)
-and desktop presets and the categories performance, accessibility and best-practices.  For
-each page, preset and build it prints the median over ``--repeats`` runs of the three
-category scores (0-100), of the total byte weight (KiB transferred), of the Largest
-Contentful Paint and of the Total Blocking Time (ms, Lighthouse's simulated mobile or
-desktop throttling).  ``--before DIR`` measures a second build (for example one made from an
+and desktop presets and the categories performance, accessibility, best-practices and SEO.
+For each page, preset and build it prints the median over ``--repeats`` runs of the four
+category scores (0-100), of the total byte weight (KiB transferred while the page loads,
+before any scrolling), of the Largest Contentful Paint and of the Total Blocking Time (ms,
+Lighthouse's simulated mobile or desktop throttling), of the Cumulative Layout Shift, and of
+the weight by kind of resource (HTML, JavaScript, CSS, images, fonts; KiB) with the number
+of requests.
+
+The pages measured are the front page, three chapters and, unless ``--no-heaviest``, the
+heaviest page of the book: the one whose HTML (gzip-compressed) and images add up to the
+most bytes in the build measured last.  ``--before DIR`` measures a second build (for example one made from an
 earlier commit) in the same run, alternating between the two builds page by page so that
 the load of a shared machine hits both, and adds the ratio after/before.  It asserts
 nothing: the figures are for reading.
@@ -15,7 +21,7 @@ Text files (HTML, CSS, JavaScript, SVG, JSON) are sent gzip-compressed, as stati
 such as GitHub Pages do, so the byte weight is what a reader downloads; ``--no-gzip``
 serves every file as it is.  The pages are served from the root of the origin, so a
 browser's request for ``/favicon.ico`` gets a 404 (a console error in best-practices) in
-both builds alike.
+both builds alike when a build declares no favicon of its own.
 
 Lighthouse (the npm package, version ``LIGHTHOUSE_VERSION``) is installed on first use with
 ``npm install --prefix`` into ``~/.cache/nbcourse-lighthouse`` (``NBCOURSE_LIGHTHOUSE_CACHE``
@@ -52,18 +58,27 @@ CACHE = Path(os.environ.get("NBCOURSE_LIGHTHOUSE_CACHE",
                             Path.home() / ".cache" / "nbcourse-lighthouse"))
 CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking "
                 "--disable-component-update --disable-sync --no-first-run")
-CATEGORIES = ("performance", "accessibility", "best-practices")
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 DEFAULT_PAGES = ("index.html", "book/part1/04_explore_binary_discriminant.html",
-                 "book/part2/04_experiments.html", "book/part2/06_explore.html")
+                 "book/part2/04_experiments.html", "book/part2/07_smoothing.html")
+# Lighthouse's resource-summary kinds, as columns
+KINDS = (("document", "HTML"), ("script", "JS"), ("stylesheet", "CSS"), ("image", "img"),
+         ("font", "font"))
 # (key, column title, how to read it from a Lighthouse report, format)
 METRICS = (
     ("performance", "perf", lambda r: _score(r, "performance"), "{:.0f}"),
     ("accessibility", "a11y", lambda r: _score(r, "accessibility"), "{:.0f}"),
     ("best-practices", "best-pr", lambda r: _score(r, "best-practices"), "{:.0f}"),
+    ("seo", "SEO", lambda r: _score(r, "seo"), "{:.0f}"),
     ("weight", "KiB", lambda r: _audit(r, "total-byte-weight", 1 / 1024), "{:.0f}"),
     ("lcp", "LCP ms", lambda r: _audit(r, "largest-contentful-paint"), "{:.0f}"),
     ("tbt", "TBT ms", lambda r: _audit(r, "total-blocking-time"), "{:.0f}"),
+    ("cls", "CLS", lambda r: _audit(r, "cumulative-layout-shift"), "{:.3f}"),
+    *((kind, f"{title} KiB", lambda r, kind=kind: _kind(r, kind, "transferSize", 1 / 1024),
+       "{:.0f}") for kind, title in KINDS),
+    ("requests", "requests", lambda r: _kind(r, "total", "requestCount"), "{:.0f}"),
 )
+SCORES, TIMING, KIND_COLUMNS = METRICS[:4], METRICS[4:8], METRICS[8:]
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/xml",
                 "image/svg+xml")
 _REFRESH = re.compile(r'<meta\s+http-equiv="refresh"\s+content="\d+;\s*url=([^"]+)"', re.I)
@@ -77,6 +92,34 @@ def _score(report, category):
 def _audit(report, audit, scale=1.0):
     value = report["audits"].get(audit, {}).get("numericValue")
     return None if value is None else value * scale
+
+
+def _kind(report, kind, field, scale=1.0):
+    """A resource kind's ``transferSize`` or ``requestCount`` from resource-summary."""
+    items = report["audits"].get("resource-summary", {}).get("details", {}).get("items", [])
+    for item in items:
+        if item.get("resourceType") == kind:
+            return item.get(field, 0) * scale
+    return 0 if items else None
+
+
+def heaviest_page(html_root):
+    """The page whose gzip-compressed HTML plus the images it shows weigh the most."""
+    skip = {"_static", "_sources", "_images", "_downloads"}
+    best, best_weight = None, -1
+    for page in html_root.rglob("*.html"):
+        rel = page.relative_to(html_root)
+        if skip & set(rel.parts):
+            continue
+        text = page.read_bytes()
+        weight = len(gzip.compress(text, compresslevel=6))
+        for src in set(re.findall(rb'<img[^>]*\bsrc="([^"]+)"', text)):
+            path = (page.parent / src.decode()).resolve()
+            if not src.startswith(b"data:") and path.is_file():
+                weight += path.stat().st_size
+        if weight > best_weight:
+            best, best_weight = rel.as_posix(), weight
+    return best
 
 
 # --- serving a build ---------------------------------------------------------------------
@@ -261,6 +304,8 @@ def main():
                         help="pages relative to the HTML folder")
     parser.add_argument("--presets", nargs="+", default=["mobile", "desktop"],
                         choices=["mobile", "desktop"])
+    parser.add_argument("--no-heaviest", action="store_true",
+                        help="do not add the heaviest page of the book to --pages")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--lighthouse", help="Lighthouse CLI to use instead of the pinned one")
     parser.add_argument("--chrome", default=os.environ.get("CHROME_PATH", "/usr/bin/chromium"),
@@ -281,6 +326,12 @@ def main():
     if not Path(args.chrome).is_file():
         sys.exit(f"no Chromium at {args.chrome} (--chrome PATH or CHROME_PATH)")
     command = lighthouse_command(args.lighthouse)
+
+    if not args.no_heaviest:
+        heaviest = heaviest_page(list(builds.values())[-1])
+        print(f"heaviest page: {heaviest}", file=sys.stderr)
+        if heaviest and heaviest not in args.pages:
+            args.pages.append(heaviest)
 
     # page label -> {build: page path as measured in that build}
     pages = {}
@@ -338,7 +389,7 @@ def main():
                             raw.append({"build": b, "preset": preset, "page": present[b],
                                         "repeat": rep, **row})
                             print(f"[{done}/{total}] {b} {preset} {label}: "
-                                  + " ".join(f"{m[1]}={fmt(row[m[0]])}" for m in METRICS)
+                                  + " ".join(f"{m[1]}={fmt(row[m[0]], m[3])}" for m in METRICS)
                                   + f" ({took:.0f} s)", file=sys.stderr)
     finally:
         for server, _ in servers.values():
@@ -355,8 +406,10 @@ def main():
         print(f"  {name}: {folder}")
     rows = [(label, preset, results[label, preset])
             for preset in args.presets for label in pages]
-    short = print_table("Scores (0-100)", METRICS[:3], rows, names, args.repeats)
-    short |= print_table("Weight and timing", METRICS[3:], rows, names, args.repeats)
+    short = print_table("Scores (0-100)", SCORES, rows, names, args.repeats)
+    short |= print_table("Weight and timing", TIMING, rows, names, args.repeats)
+    short |= print_table("Weight by kind and requests", KIND_COLUMNS, rows, names,
+                         args.repeats)
     if short:
         print("* fewer runs than --repeats succeeded for this row")
     for warning in sorted(warnings):

@@ -184,11 +184,11 @@ def test_wide_equations_scroll_from_their_start_with_a_cue_on_a_phone(browser, s
     try:
         page = visit.page
         page.set_viewport_size(PHONE)
-        page.wait_for_timeout(500)  # MathJax re-lays out on resize
+        page.wait_for_timeout(300)  # the layout settles after the resize
         wide = page.eval_on_selector_all(
             "div.math", "ds => ds.filter(d => d.scrollWidth > d.clientWidth + 2).map(d => {"
                         " const box = d.getBoundingClientRect();"
-                        " const eq = d.querySelector('mjx-container').getBoundingClientRect();"
+                        " const eq = d.querySelector('.katex').getBoundingClientRect();"
                         " return {cut_left: eq.left < box.left - 1,"
                         " scrolls: ['auto', 'scroll'].includes(getComputedStyle(d).overflowX),"
                         " cue: getComputedStyle(d).backgroundImage.includes('gradient')}; })")

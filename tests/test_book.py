@@ -59,15 +59,70 @@ def test_pages_load_nothing_from_the_network(built_book):
     assert not offenders, f"resources loaded from the network: {offenders}"
 
 
-def test_mathjax_is_served_locally(built_book):
+def test_mathematics_is_typeset_when_the_book_is_built(built_book):
+    """KaTeX typesets every equation into the page: HTML to see, MathML to read, no script."""
     with_math = [p for p in pages(built_book) if 'class="math' in p.read_text(encoding="utf-8")]
-    assert with_math, "no page of the book contains mathematics"
+    assert len(with_math) >= 10, f"only {len(with_math)} pages contain mathematics"
     for page in with_math:
-        scripts = [u for u in loaded_urls(page) if "mathjax" in u.lower()]
-        assert scripts, f"{page.name}: mathematics but no MathJax script"
-        for src in scripts:
-            local = urllib.parse.urlparse(src).path
-            assert (page.parent / local).resolve().is_file(), f"{page.name}: {src} not in the build"
+        text = page.read_text(encoding="utf-8")
+        assert "katex-error" not in text, f"{page.name}: KaTeX could not typeset an equation"
+        typeset = text.count('<span class="katex">')
+        assert typeset, f"{page.name}: mathematics but nothing typeset"
+        assert text.count('<span class="katex-mathml"><math') == typeset, \
+            f"{page.name}: an equation without MathML for screen readers"
+        prose = re.sub(r"<(pre|script|annotation)\b.*?</\1>", "", text, flags=re.S)
+        assert not re.search(r"\\\(|\\\[|<script[^>]*mathjax|mjx-container", prose, re.I), \
+            f"{page.name}: TeX left for a browser to typeset"
+        scripts = [u for u in loaded_urls(page) if re.search(r"katex|mathjax", u, re.I)
+                   and u.split("?")[0].endswith(".js")]
+        assert all("copy-tex" in u for u in scripts), f"{page.name}: loads {scripts}"
+        for url in loaded_urls(page):
+            if "katex" in url:
+                local = urllib.parse.urlparse(url).path
+                assert (page.parent / local).resolve().is_file(), f"{page.name}: {url} missing"
+
+
+def test_katex_fonts_are_in_the_build_and_do_not_hide_text(built_book):
+    css = built_book / "_static" / "katex" / "katex-swap.min.css"
+    text = css.read_text(encoding="utf-8")
+    faces = re.findall(r"@font-face\{[^}]*\}", text)
+    assert faces and all("font-display:swap" in f for f in faces), "KaTeX fonts block text"
+    for font in set(re.findall(r"url\((fonts/[^)]+\.woff2)\)", text)):
+        assert (css.parent / font).is_file(), f"{font} is not in the build"
+
+
+def test_icons_are_inline_svg_without_an_icon_font_or_script(built_book):
+    for page in pages(built_book):
+        text = page.read_text(encoding="utf-8")
+        left = re.findall(r'<(?:i|span) class="[^"]*\bfa[srb]?[- ][^"]*"', text)
+        assert not left, f"{page.name}: icons left for an icon font: {left[:3]}"
+        assert 'class="svg-inline--fa' in text, f"{page.name}: no icons"
+        fonts = [u for u in loaded_urls(page) if "fontawesome" in u]
+        assert not fonts, f"{page.name}: loads {fonts}"
+        head = text.split("</head>")[0]
+        assert not re.search(r"<script[^>]*(searchindex|searchtools|language_data)", head) \
+            or page.name == "search.html", f"{page.name}: search scripts block the first paint"
+
+
+def test_every_page_has_a_description_and_a_favicon(built_book):
+    for page in pages(built_book):
+        text = page.read_text(encoding="utf-8")
+        found = re.search(r'<meta name="description" content="([^"]+)"', text)
+        assert found and len(found.group(1)) > 40, f"{page.name}: no meta description"
+        assert "\\" not in found.group(1), f"{page.name}: TeX in the description: {found.group(1)}"
+        icon = re.search(r'<link rel="icon" href="([^"]+)"', text)
+        assert icon and (page.parent / icon.group(1)).resolve().is_file(), f"{page.name}: favicon"
+
+
+def test_images_after_the_first_load_lazily(built_book):
+    checked = 0
+    for page in pages(built_book):
+        images = [i for i in re.findall(r"<img [^>]*>", page.read_text(encoding="utf-8"))
+                  if "_images/" in i and "nbcourse-explore-frame" not in i]
+        for image in images[1:]:
+            assert 'loading="lazy"' in image, f"{page.name}: {image[:120]}"
+            checked += 1
+    assert checked >= 10, f"only {checked} images checked"
 
 
 def page_weight(page):

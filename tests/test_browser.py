@@ -2,7 +2,8 @@
 
 Drives Debian's Chromium (``/usr/bin/chromium``) with Playwright.  Only requests to the
 local server are allowed.  For every page: no console errors, no failed requests, every
-image decoded, mathematics typeset by the local MathJax, and on pages with interactive
+image decoded, mathematics typeset when the book was built (KaTeX: HTML for the eye and
+MathML in the accessibility tree, no math script in the page), and on pages with interactive
 figures, moving a control changes the displayed image.  A screenshot of each page is
 saved in ``_build/screenshots`` for a person to look at.
 """
@@ -11,6 +12,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -81,20 +83,20 @@ class PageVisit:
     def __init__(self, browser, server, doc, color_scheme="light"):
         self.context = browser.new_context(viewport={"width": 1280, "height": 900},
                                            color_scheme=color_scheme)
-        self.errors, self.failed, self.blocked = [], [], []
+        self.errors, self.failed, self.blocked, self.requested = [], [], [], []
         self.context.route("**/*", self._route(server))
         self.page = self.context.new_page()
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} {r.failure}"))
         self.page.goto(f"{server}/{doc}.html", wait_until="load")
-        self.page.wait_for_function(
-            "() => !window.MathJax || (MathJax.startup && MathJax.startup.promise"
-            " && (MathJax.startup.promise.then(() => window.__typeset = true), window.__typeset))",
-            timeout=20_000)
+        # the mathematics is typeset already; wait for the fonts it uses (polled, so that a
+        # page that redirects, such as index.html, is waited for after its navigation)
+        self.page.wait_for_function("() => document.fonts.status === 'loaded'", timeout=20_000)
 
     def _route(self, server):
         def handle(route):
+            self.requested.append(route.request.url)
             if route.request.url.startswith(server):
                 route.continue_()
             else:
@@ -114,16 +116,24 @@ def test_page_renders_offline(browser, server, screenshots, doc):
         assert not visit.errors, f"console errors: {visit.errors}"
         assert not visit.blocked, f"requests to the network: {visit.blocked}"
         assert not visit.failed, f"failed requests: {visit.failed}"
+        icon_fonts = [u for u in visit.requested if re.search(r"fontawesome|/fa-[a-z]+-\d+\.", u)]
+        assert not icon_fonts, f"icon font or script loaded: {icon_fonts}"
+        # images below the first screen load lazily: load them all now to check them
+        page.eval_on_selector_all("img[loading=lazy]", "imgs => imgs.forEach(i => i.loading = 'eager')")
+        page.wait_for_function("() => [...document.images].every(i => i.complete)", timeout=20_000)
         broken = page.eval_on_selector_all(
             "img", "imgs => imgs.filter(i => !(i.complete && i.naturalWidth > 0))"
                    ".map(i => i.getAttribute('src').slice(0, 80))")
         assert not broken, f"images that did not load: {broken}"
-        has_math = page.locator(".math").count() > 0
-        if has_math:
-            assert page.locator("mjx-container").count() > 0, "mathematics was not typeset"
+        math = page.locator(".math").count()
+        if math:
+            assert page.locator(".math .katex").count() == math, "mathematics was not typeset"
+            assert page.locator(".math .katex-mathml math").count() == math, \
+                "typeset mathematics without MathML"
+        assert not page.evaluate("() => 'MathJax' in window"), "MathJax was loaded"
         text = page.eval_on_selector(
             "body", "a => { const c = a.cloneNode(true);"
-                       " c.querySelectorAll('pre, code, script, mjx-container, .highlight')"
+                       " c.querySelectorAll('pre, code, script, .katex-mathml, .highlight')"
                        ".forEach(e => e.remove()); return c.innerText; }")
         for raw in ("$$", "\\(", "\\["):
             assert raw not in text, f"raw mathematics {raw!r} left in the page text"
@@ -216,6 +226,57 @@ def test_every_self_check_answers_right_and_wrong_offline(browser, server, doc):
                 f"question {k}: a wrong answer was not marked wrong"
             assert "nbcourse-right" in _answer(page, form, kind, key, right=True), \
                 f"question {k}: the right answer was not marked right"
+        assert not visit.errors, f"console errors: {visit.errors}"
+        assert not visit.blocked, f"requests to the network: {visit.blocked}"
+    finally:
+        visit.close()
+
+
+def test_equations_are_numbered_referenced_and_read_as_mathematics(browser, server):
+    """A numbered equation shows its number, its references link to it, and a screen reader
+    gets the equation as MathML (role math) while the visual copy is hidden from it."""
+    visit = PageVisit(browser, server, "book/part2/03_bounds")
+    try:
+        page = visit.page
+        equation = page.locator("div.math#equation-eq-w-9")
+        assert equation.locator(".eqno").text_content().startswith("(24)")
+        assert equation.locator(".katex-html").get_attribute("aria-hidden") == "true"
+        spoken = equation.get_by_role("math")
+        assert spoken.count() == 1, "the equation is not exposed to assistive technology as math"
+        box = equation.locator(".katex-html").bounding_box()
+        assert box and box["width"] > 50 and box["height"] > 10, f"equation not laid out: {box}"
+        references = page.locator('a[href="#equation-eq-w-9"]:not(.headerlink)')
+        assert references.count() > 0 and "Eq. 24" in references.first.text_content()
+        copied = equation.locator(".katex").evaluate(
+            "eq => { const range = document.createRange(); range.selectNode(eq);"
+            " getSelection().removeAllRanges(); getSelection().addRange(range);"
+            " const data = new DataTransfer(); eq.dispatchEvent(new ClipboardEvent('copy',"
+            " {clipboardData: data, bubbles: true, cancelable: true}));"
+            " return data.getData('text/plain'); }")
+        assert "\\ell(\\theta_j) = \\theta_j^2" in copied, f"copying gives {copied!r}, not TeX"
+        assert not visit.errors, f"console errors: {visit.errors}"
+    finally:
+        visit.close()
+
+
+def test_search_loads_when_used_and_finds_pages(browser, server):
+    """A page loads no search script; a search from its dialog opens the search page, which
+    loads the index and lists the chapters that match."""
+    visit = PageVisit(browser, server, "book/part2/03_bounds")
+    try:
+        page = visit.page
+        search_scripts = [u for u in visit.requested if re.search(r"searchindex|searchtools", u)]
+        assert not search_scripts, f"search scripts loaded before a search: {search_scripts}"
+        page.keyboard.press("Control+k")
+        field = page.locator("#pst-search-dialog input[name=q]")
+        field.wait_for(state="visible", timeout=5_000)
+        field.fill("Bernoulli")
+        field.press("Enter")
+        page.wait_for_url("**/search.html?q=Bernoulli*", timeout=10_000)
+        results = page.locator("#search-results li")
+        results.first.wait_for(timeout=20_000)
+        assert results.count() >= 3, f"only {results.count()} results for 'Bernoulli'"
+        assert any("searchindex.js" in u for u in visit.requested)
         assert not visit.errors, f"console errors: {visit.errors}"
         assert not visit.blocked, f"requests to the network: {visit.blocked}"
     finally:

@@ -3,15 +3,16 @@
 - sphinx-thebe registers its configuration script once per environment read, so a page can
   carry two copies of ``const THEBE_JS_URL = ...``, which is a JavaScript error in the
   browser.  Each page keeps the first copy of every script.
-- Sphinx adds MathJax only to pages whose body has mathematics, but chapter titles with
-  mathematics appear in every page's navigation.  Assets are therefore added to every page.
+- Sphinx writes the extensions' scripts in the head without ``defer``; they get it, so that
+  none blocks the first paint (``documentation_options.js``, which inline scripts use at
+  once, excepted).  sphinx-design's and sphinx-thebe's stylesheets and scripts, which
+  Jupyter Book adds to every page, are left off the pages that use neither.
 
 Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core):
 
-- The search buttons show "Search Ctrl+K" but are named "Search" by ``aria-label``, and the
-  colour-mode button's icons carry titles that differ from its name; a speech-input user
-  saying what they see would not reach them.  The search buttons take their name from their
-  text and the icons are hidden from assistive technology.
+- The search button named by its visible text ("Search Ctrl+K", for speech input) and the
+  icons hidden from assistive technology come from the book's theme templates
+  (``_templates/``), which draw the icons as inline SVG.
 - docutils marks the bibliography ``role="list"`` with ``doc-biblioentry`` children, a
   deprecated role that a list may not hold; the entries become ``listitem``.
 - pandas tables leave the corner above the row labels as an empty header cell; it
@@ -19,13 +20,14 @@ Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` wit
 - The proof index is a layout table with no header cells; it is marked as presentation.
 - The sidebar logo sits outside every landmark; it is wrapped in the header landmark.
 - Images from ``_images`` get their ``width`` and ``height``, so the page does not shift as
-  they load (the stylesheet keeps them fluid).
+  they load (the stylesheet keeps them fluid); every image of a page but the first loads
+  lazily.
 - The ``index.html`` redirect page gets a language, a title and a visible link.
 - Interactive figures (``nbcourse.interact``) carry their frames as PNG data URIs so that a
   notebook is self-contained; in the built pages each frame becomes a file in ``_images``
   (named by its content), which keeps each page's HTML small.
 - TeX in a page title (``The factor $Q^{-j}$``) is written with Unicode in ``<title>`` and
-  the print header, where MathJax does not typeset it, and ``{doc}`` links, which Sphinx
+  the print header, where no HTML can typeset it, and ``{doc}`` links, which Sphinx
   writes with the title's plain text (``The factor Q^{-j}``), carry the title's mathematics.
 
 It also adds the role ``{assignment}`NAME```, which links a chapter to its graded assignment:
@@ -61,6 +63,54 @@ def dedupe_scripts(app, pagename, templatename, context, doctree):
             seen.add(key)
             unique.append(script)
     context["script_files"] = unique
+
+
+# A script every later inline script may use at once (``DOCUMENTATION_OPTIONS.pagename = ...``)
+_NOT_DEFERRED = ("documentation_options.js",)
+
+
+def defer_scripts(app, pagename, templatename, context, doctree):
+    """Extensions' scripts load with ``defer``: they no longer hold up the first paint.
+
+    Sphinx writes them in the head without ``async`` or ``defer``, so the browser stops
+    parsing the page at each one.  They all wait for ``DOMContentLoaded`` (or run on
+    elements that exist by then), which deferred scripts still precede, in their order.
+    Inline scripts, which only set variables the deferred ones read later, stay as they are.
+    The search page is left alone: its template loads searchtools.js, which needs
+    doctools.js at once, after the others.
+    """
+    if pagename == "search":
+        return
+    deferred = []
+    for script in context.get("script_files", []):
+        filename = str(getattr(script, "filename", "") or "")
+        attributes = dict(getattr(script, "attributes", {}))
+        if (filename and not {"async", "defer"} & set(attributes)
+                and not filename.endswith(_NOT_DEFERRED)):
+            attributes["defer"] = "defer"
+            script = type(script)(filename, priority=script.priority, **attributes)
+        deferred.append(script)
+    context["script_files"] = deferred
+
+
+# (marker of use in a page's body, asset file names): extensions Jupyter Book loads on every
+# page whose stylesheets and scripts a page that uses none of their markup does not need
+_UNUSED_ASSETS = (
+    ('class="sd-', ("sphinx-design.min.css", "design-tabs.js")),  # sphinx-design
+    ('class="thebe', ("sphinx-thebe.css", "sphinx-thebe.js")),  # sphinx-thebe: a thebe button
+)
+
+
+def drop_unused_assets(app, pagename, templatename, context, doctree):
+    """Leave off a page the stylesheets and scripts of extensions it does not use."""
+    body = context.get("body", "")
+    unused = tuple(name for marker, names in _UNUSED_ASSETS if marker not in body
+                   for name in names)
+    if not unused:
+        return
+    for key in ("css_files", "script_files"):
+        context[key] = [asset for asset in context.get(key, [])
+                        if not str(getattr(asset, "filename", "") or "").endswith(unused)]
 
 
 # ``launch_buttons.notebook_interface`` -> the start of Binder's ``urlpath``, as the launch
@@ -107,7 +157,12 @@ _GREEK = {name: chr(code) for name, code in (
     ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5),
     ("theta", 0x3B8), ("kappa", 0x3BA), ("lambda", 0x3BB), ("mu", 0x3BC), ("pi", 0x3C0),
     ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("phi", 0x3C6), ("omega", 0x3C9),
-    ("Omega", 0x3A9), ("Sigma", 0x3A3), ("Pi", 0x3A0), ("Theta", 0x398))}
+    ("Omega", 0x3A9), ("Sigma", 0x3A3), ("Pi", 0x3A0), ("Theta", 0x398),
+    # operators and relations met in the first lines of chapters
+    ("mid", 0x2223), ("cdot", 0xB7), ("times", 0xD7), ("le", 0x2264), ("ge", 0x2265),
+    ("ne", 0x2260), ("neq", 0x2260), ("approx", 0x2248), ("sim", 0x223C), ("to", 0x2192),
+    ("infty", 0x221E), ("propto", 0x221D), ("in", 0x2208), ("ell", 0x2113),
+    ("dots", 0x2026), ("ldots", 0x2026))}
 _SUP = dict(zip("0123456789+-=()ijknT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏⁿᵀ", strict=True))
 _SUB = dict(zip("0123456789+-=()ijkn", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙ", strict=True))
 _MATH = re.compile(r"\\\((.+?)\\\)|\$(.+?)\$")
@@ -141,7 +196,7 @@ def tex_to_text(title):
 
 
 def plain_title(app, pagename, templatename, context, doctree):
-    """Page titles with Unicode instead of TeX where MathJax does not reach (``<title>``)."""
+    """Page titles with Unicode instead of TeX where HTML cannot typeset it (``<title>``)."""
     title = context.get("title")
     if title and ("\\(" in title or "$" in title):
         context["title"] = tex_to_text(title)
@@ -151,6 +206,37 @@ def plain_title(app, pagename, templatename, context, doctree):
         link = context.get(key)
         if link and "\\(" in (link.get("title") or ""):
             link["title"] = tex_to_text(link["title"])
+
+
+def plain_math_for_description(app, pagename, templatename, context, doctree):
+    """Mathematics as Unicode in the page description sphinxext-opengraph writes next.
+
+    sphinxext-opengraph takes ``<meta name="description">`` from the first text of the
+    page's doctree, where an equation is its TeX (``Q^{-j}``).  By this event the page's
+    HTML is written, so the doctree's equations are replaced by their Unicode form
+    (``Q⁻ʲ``) for the description alone.
+    """
+    if doctree is None:
+        return
+    for node in list(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block)))):
+        text = " ".join(tex_to_text(f"${line}$") for line in node.astext().split("\n")
+                        if line.strip())
+        node.replace_self(nodes.inline(text=text))
+
+
+def lazy_images(app, doctree, docname):
+    """Every image of a page but its first loads lazily (``loading="lazy"``), when it nears the
+    screen; the first, which may be on the first screen, loads at once."""
+    if app.builder.format != "html":
+        return
+    for image in list(doctree.findall(nodes.image))[1:]:
+        image.setdefault("loading", "lazy")
+
+
+def site_name_from_title(app, config):
+    """sphinxext-opengraph's ``og:site_name`` is the book's title unless set."""
+    if getattr(config, "ogp_site_name", False) is None:
+        config.ogp_site_name = config.html_title
 
 
 def math_in_doc_links(app, doctree, docname):
@@ -171,14 +257,6 @@ def math_in_doc_links(app, doctree, docname):
 # (pattern, replacement) applied to every built HTML page; the build log says how many
 # pages changed.
 _MARKUP_FIXES = (
-    # search fields: name from the visible text ("Search Ctrl+K"), icon hidden
-    (re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="[^"]*"'),
-     r"\1"),
-    (re.compile(r'<i class="fa-solid fa-magnifying-glass( fa-lg)?"></i>'),
-     r'<i class="fa-solid fa-magnifying-glass\1" aria-hidden="true"></i>'),
-    # colour-mode button: its three icons are decoration; the button is named "Color mode"
-    (re.compile(r'<i class="theme-switch ([^"]*)" data-mode="([a-z]+)"\s+title="[^"]*"></i>'),
-     r'<i class="theme-switch \1" data-mode="\2" aria-hidden="true"></i>'),
     # bibliography: docutils' role="list" holds entries with the deprecated doc-biblioentry
     (re.compile(r'<div class="citation" id="([^"]*)" role="doc-biblioentry">'),
      r'<div class="citation" id="\1" role="listitem">'),
@@ -301,10 +379,14 @@ def external_frames(app, exception):
 
 def setup(app):
     app.add_role("assignment", assignment_role)
-    app.set_html_assets_policy("always")
     app.connect("html-page-context", dedupe_scripts, priority=900)
+    app.connect("html-page-context", defer_scripts, priority=905)
+    app.connect("html-page-context", drop_unused_assets, priority=990)
     app.connect("html-page-context", plain_title, priority=910)
     app.connect("doctree-resolved", math_in_doc_links)
+    app.connect("doctree-resolved", lazy_images)
+    app.connect("html-page-context", plain_math_for_description, priority=400)
+    app.connect("config-inited", site_name_from_title)
     app.connect("build-finished", accessible_markup, priority=400)
     app.connect("build-finished", external_frames, priority=410)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
