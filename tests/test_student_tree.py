@@ -215,6 +215,30 @@ def test_the_answers_page_lists_every_self_check_question_with_its_answer(tree):
     assert md.count("**Answer:**") == len(keys)
 
 
+def _asks_a_question(cell) -> bool:
+    return any("nbcourse-selfcheck" in out.get("data", {}).get("text/html", "")
+               for out in cell.get("outputs", []))
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_no_medium_shows_the_code_that_holds_a_questions_answer(tree, doc):
+    """A cell that stores a self-check question has its code removed from the book (HTML and
+    PDF: the ``remove-input`` tag) and collapsed in the student notebook."""
+    src_path = ROOT / f"{doc}.ipynb"
+    if not src_path.is_file():
+        return
+    book_cells = [c for c in nbformat.read(src_path, as_version=4).cells if _asks_a_question(c)]
+    shown = [c.source.splitlines()[0] for c in book_cells
+             if "remove-input" not in c.metadata.get("tags", [])]
+    assert not shown, f"{doc}: questions whose code the book shows: {shown}"
+    student = [c for c in nbformat.read(tree / f"{doc}.ipynb", as_version=4).cells
+               if _asks_a_question(c)]
+    assert len(student) == len(book_cells)
+    open_code = [c.source.splitlines()[0] for c in student
+                 if not c.metadata.get("jupyter", {}).get("source_hidden")]
+    assert not open_code, f"{doc}: questions whose code the student notebook shows: {open_code}"
+
+
 # --------------------------------------------------------------------------- a small book
 
 def tiny_book(root: Path, chapter: str) -> bst.Book:

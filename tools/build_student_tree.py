@@ -513,6 +513,11 @@ class Rewriter:
 
 # --------------------------------------------------------------------------- notebooks
 
+HIDDEN_INPUT = {"remove-input", "hide-input"}
+"""Tags of cells whose code the book does not show (a self-check's code holds its answer);
+a student notebook collapses their code (``jupyter.source_hidden``)."""
+
+
 def student_chapter(book: Book, doc: str) -> tuple[dict, list[str]]:
     """The notebook of ``doc`` rewritten for plain Jupyter, and the glue names it could not find."""
     nb = copy.deepcopy(book.notebooks[doc])
@@ -521,6 +526,8 @@ def student_chapter(book: Book, doc: str) -> tuple[dict, list[str]]:
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
             cell["source"] = rw.markdown(_source(cell))
+        elif HIDDEN_INPUT & set(cell.get("metadata", {}).get("tags", [])):
+            cell["metadata"].setdefault("jupyter", {})["source_hidden"] = True
         cells.append(cell)
         figure = cell.get("metadata", {}).get("mystnb", {}).get("figure")
         if cell["cell_type"] == "code" and figure:
