@@ -201,3 +201,15 @@ def test_every_self_check_answer_is_in_the_appendix(text):
 def test_every_character_has_a_glyph(latex_log):
     missing = sorted(set(re.findall(r"^Missing character: There is no (.)", latex_log, re.M)))
     assert not missing, f"characters the fonts cannot print: {missing}"
+
+
+def test_the_formula_sheet_fits_one_page(text):
+    """From its first sentence to its last formula, the sheet is on one page of the PDF."""
+    source = (ROOT / "book" / "formula_sheet.md").read_text(encoding="utf-8")
+    first = re.search(r"^The results of the book on one page", source, re.M).group(0)
+    last = re.findall(r"^- (\S+ \S+ \S+)", source, re.M)[-1]  # "Log loss of"
+    pages = text.split("\f")
+    starts = [k for k, page in enumerate(pages) if first in " ".join(page.split())]
+    ends = [k for k, page in enumerate(pages) if last in " ".join(page.split())]
+    assert len(starts) == 1, f"{first!r} is on pages {starts}"
+    assert starts[0] in ends, f"the sheet starts on page {starts[0] + 1}, ends on {ends}"
