@@ -222,3 +222,15 @@ def test_equations_and_figures_carry_the_numbers_of_the_html_book(latex_dir):
     assert len(expected) >= 50, "the book's numbering lost its equations or figures"
     wrong = {key: (n, printed.get(key)) for key, n in expected.items() if printed.get(key) != n}
     assert not wrong, f"(document, label): (book's number, PDF's number): {wrong}"
+
+
+def test_the_formula_sheet_fits_one_page(text):
+    """From its first sentence to its last formula, the sheet is on one page of the PDF."""
+    source = (ROOT / "book" / "formula_sheet.md").read_text(encoding="utf-8")
+    first = re.search(r"^The results of the book on one page", source, re.M).group(0)
+    last = re.findall(r"^- (\S+ \S+ \S+)", source, re.M)[-1]  # "Log loss of"
+    pages = text.split("\f")
+    starts = [k for k, page in enumerate(pages) if first in " ".join(page.split())]
+    ends = [k for k, page in enumerate(pages) if last in " ".join(page.split())]
+    assert len(starts) == 1, f"{first!r} is on pages {starts}"
+    assert starts[0] in ends, f"the sheet starts on page {starts[0] + 1}, ends on {ends}"

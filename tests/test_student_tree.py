@@ -497,7 +497,9 @@ def test_assignments_hold_only_student_files(tree):
         assert shipped == [f"{folder.name}.ipynb", "tests.py"]
     assert not list(tree.rglob("solution.ipynb"))
     assert not list(tree.rglob("hidden_tests.py"))
+    assert not list(tree.rglob("rubric.yml")), "the rubrics of the written answers are instructors'"
     assert not list(tree.rglob("*BEGIN SOLUTION*"))
+    assert not list(tree.rglob("question_bank*")) and not list(tree.rglob("lecture_outlines*"))
     for nb in tree.joinpath("exercises").rglob("*.ipynb"):
         assert "# BEGIN SOLUTION" not in nb.read_text(encoding="utf-8"), nb
 
@@ -506,7 +508,8 @@ def test_tree_holds_what_binder_needs_and_no_instructor_tools(tree):
     for needed in ("binder/requirements.txt", "binder/postBuild", "binder/runtime.txt",
                    "pyproject.toml", "nbcourse/__init__.py", "README.md", "book/intro.ipynb"):
         assert (tree / needed).is_file(), needed
-    for absent in ("tests", "tools", "requirements-dev.txt", "_config.yml", "book/intro.md"):
+    for absent in ("tests", "tools", "requirements-dev.txt", "_config.yml", "book/intro.md",
+                   "instructor", "instructor/question_bank.yml"):
         assert not (tree / absent).exists(), absent
 
 
