@@ -15,7 +15,18 @@ from nbcourse import (
     q_minus_j,
     upper_bound,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    Verdict,
+    close,
+    error_verdict,
+    has_form,
+    student_id_is_set,
+)
 
 
 def _dirichlet(seed, K, size=None, alpha=1.0):
@@ -94,6 +105,10 @@ ASSIGNMENT = Assignment(
             Test("MAP class differs between eq. 2 and eq. 3",
                  (Value("q6_pi"), Value("q6_theta_c"), Value("q6_theta_d"), Value("q6_j")),
                  _map_differs),
+        ]),
+        Question("q7", "your own Q^{-j}", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_q: form", Value("my_q"), has_form("my_q", (5,), 0, 1), weight=0.5),
         ]),
     ],
 )

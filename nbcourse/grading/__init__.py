@@ -30,7 +30,7 @@ from .assignment import (
     student_files,
 )
 from .check import Checker, checker
-from .variants import personal, personal_seed, student_id_is_set
+from .variants import has_form, personal, personal_seed, read_roster, student_id_is_set
 
 __all__ = [
     "Assignment",
@@ -45,11 +45,13 @@ __all__ = [
     "close",
     "equal",
     "error_verdict",
+    "has_form",
     "instructor_files",
     "load_assignment",
     "personal",
     "personal_seed",
     "raises",
+    "read_roster",
     "student_files",
     "student_id_is_set",
 ]
