@@ -61,7 +61,7 @@ def test_assignment_has_at_least_five_questions_with_public_and_hidden_tests(fol
 
 def test_reference_assignments_are_present():
     assert {EX01, EX02} <= set(ASSIGNMENTS)
-    assert load_assignment(EX01).max_score == 10 and load_assignment(EX02).max_score == 12
+    assert load_assignment(EX01).max_score == 12 and load_assignment(EX02).max_score == 14
 
 
 @pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
