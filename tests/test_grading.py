@@ -376,10 +376,10 @@ def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
         rows = {r["submission"]: r for r in csv.DictReader(f)}
     assert set(rows) == {"alice.ipynb", "bob.ipynb", "carol.ipynb", "dave.ipynb"}
     rows = {name.removesuffix(".ipynb"): row for name, row in rows.items()}
-    assert float(rows["alice"]["total"]) == 10 and rows["alice"]["status"] == "graded"
+    assert float(rows["alice"]["total"]) == 12 and rows["alice"]["status"] == "graded"
     assert float(rows["bob"]["total"]) == 0 and rows["bob"]["status"] == "graded"
     assert rows["carol"]["status"] == "invalid" and "UTF-8" in rows["carol"]["reason"]
-    assert float(rows["dave"]["total"]) == 0 and rows["dave"]["max"] == "10"
+    assert float(rows["dave"]["total"]) == 0 and rows["dave"]["max"] == "12"
     assert list(rows["alice"])[:7] == ["submission", "q1", "q2", "q3", "q4", "q5", "q6"]
     for name in rows:
         results = json.loads((out / f"{name}.ipynb" / "results.json").read_text())
@@ -387,7 +387,7 @@ def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
         for t in results["tests"]:
             assert set(t) >= {"name", "score", "max_score", "output", "visibility"}
     alice = json.loads((out / "alice.ipynb" / "results.json").read_text())
-    assert alice["score"] == 10
+    assert alice["score"] == 12
 
 
 def test_results_never_show_hidden_expected_values(tmp_path):
