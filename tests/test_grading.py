@@ -422,8 +422,12 @@ def _unpack(bundle, root):
     return names
 
 
-@pytest.mark.parametrize("which, expected", [("solution.ipynb", 10.0), (None, 0.0)])
-def test_gradescope_bundle_runs_locally(which, expected, tmp_path):
+@pytest.mark.parametrize("which, user, expected", [
+    ("solution.ipynb", "example-student", 12.0),
+    # the metadata names another student: q7's numbers are theirs, so only its form test passes
+    ("solution.ipynb", "bob@uni.example", 12.0 - 1.75),
+    (None, None, 0.0)])
+def test_gradescope_bundle_runs_locally(which, user, expected, tmp_path):
     bundle = tmp_path / "bundle.zip"
     from nbcourse.grading.cli import gradescope_main
 
@@ -438,14 +442,21 @@ def test_gradescope_bundle_runs_locally(which, expected, tmp_path):
     source = EX01 / which if which else student_path(EX01)
     shutil.copy(source, root / "submission" / "my-work.ipynb")
     (root / "submission" / "numpy.py").write_text("raise SystemExit('never imported')\n")
+    if user:
+        (root / "submission_metadata.json").write_text(json.dumps(
+            {"users": [{"email": user, "name": "A Student", "sid": None}]}))
     env = {**os.environ, "NBCOURSE_AUTOGRADER_ROOT": str(root),
            "NBCOURSE_AUTOGRADER_PYTHON": sys.executable}
     proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
                           capture_output=True, text=True, timeout=300, cwd=root / "submission")
     assert proc.returncode == 0, proc.stderr
     results = json.loads((root / "results" / "results.json").read_text())
-    assert results["score"] == expected
-    assert sum(t["max_score"] for t in results["tests"]) == pytest.approx(10.0)
+    assert results["score"] == pytest.approx(expected)
+    assert sum(t["max_score"] for t in results["tests"]) == pytest.approx(12.0)
+    if user:
+        assert f"numbers checked for {user!r} (from the Gradescope submission)" in \
+            results["output"]
+        assert ("flagged" in results["output"]) is (user != "example-student")
     assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}
 
 

@@ -91,10 +91,16 @@ def test_a_bad_roster_is_refused_naming_the_row(tmp_path, rows, header, message)
 def test_gradescope_owner_is_taken_from_the_metadata():
     meta = {"users": [{"email": "ada@uni.example", "sid": "123", "name": "Ada"},
                       {"email": "bob@uni.example", "sid": "456", "name": "Bob"}]}
-    assert Identity.from_gradescope(meta) == Identity("ada@uni.example", "gradescope")
-    assert Identity.from_gradescope(meta, "BOB@uni.example") == Identity("bob@uni.example",
-                                                                         "gradescope")
-    assert Identity.from_gradescope(meta, "eve", "sid") == Identity("123", "gradescope")
+    group = Identity.from_gradescope(meta)
+    assert group == Identity("ada@uni.example", "gradescope", ("bob@uni.example",))
+    # a group member's notebook names them: their numbers; anyone else's claim: the first user's
+    bob = {"ok": True, "value": "BOB@uni.example"}
+    assert group.resolve(bob) == Identity("bob@uni.example", "gradescope")
+    assert id_status(group, bob)["check"] == "same"
+    eve = {"ok": True, "value": "eve@uni.example"}
+    assert group.resolve(eve) == Identity("ada@uni.example", "gradescope")
+    assert id_status(group, eve)["check"] == "differs"
+    assert Identity.from_gradescope(meta, "sid") == Identity("123", "gradescope", ("456",))
     assert Identity.from_gradescope({}) == Identity()
     assert Identity.from_gradescope({"users": [{"email": ""}]}) == Identity()
 

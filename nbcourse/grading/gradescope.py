@@ -190,25 +190,16 @@ def _write(results_dir, data):
     _write_atomic(results_dir / "results.json", json.dumps(data, indent=2) + "\n")
 
 
-def _owner(root, notebook, field):
-    """The submission's owner from ``ROOT/submission_metadata.json`` (its ``users``; for a
-    group, the user whose identifier the notebook's STUDENT_ID names, else the first), or
-    the unverified fallback to the notebook's STUDENT_ID if the metadata names nobody."""
-    from .grader import read_code_cells
+def _owner(root, field):
+    """The submission's owners from ``ROOT/submission_metadata.json`` (its ``users``), or the
+    unverified fallback to the notebook's STUDENT_ID if the metadata names nobody."""
     from .variants import Identity
 
     try:
         metadata = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return Identity()
-    claim = None
-    try:  # only to pick among the users of a group; the claim is never the identity
-        for cell in read_code_cells(notebook):
-            if cell.startswith("STUDENT_ID = "):
-                claim = cell.split("=", 1)[1].split("#")[0].strip().strip("\"'")
-    except (OSError, ValueError):
-        pass
-    return Identity.from_gradescope(metadata, claim, field)
+    return Identity.from_gradescope(metadata, field)
 
 
 def run(root):
@@ -226,7 +217,7 @@ def run(root):
         if notebook is None:
             _write(results_dir, {"score": 0.0, "output": note, "tests": []})
             return 0
-        identity = _owner(root, notebook, config.get("identity_field", "email"))
+        identity = _owner(root, config.get("identity_field", "email"))
         result = grade_notebook(assignment, notebook, limits, notebook.stem,
                                 bool(config.get("allow_per_process_limits")), identity)
         data = gradescope_results(result)

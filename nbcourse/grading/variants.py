@@ -155,10 +155,12 @@ def personal_seed(student_id, assignment: str, question: str) -> int:
 class Identity:
     """Whose numbers a submission is graded on: ``student_id`` from ``source`` (``roster``,
     ``gradescope``), or ``student_id=None`` and ``source="notebook"`` for the fallback to the
-    notebook's own, unverified, ``STUDENT_ID``."""
+    notebook's own, unverified, ``STUDENT_ID``. ``group`` holds the other members of a group
+    submission (:meth:`resolve`)."""
 
     student_id: str | None = None
     source: str = "notebook"
+    group: tuple = ()
 
     def __post_init__(self):
         if self.source not in SOURCES:
@@ -168,27 +170,38 @@ class Identity:
                              "notebook")
         if self.student_id is not None:
             check_student_id(self.student_id, "student_id")
+        object.__setattr__(self, "group", tuple(check_student_id(g, "group member")
+                                                for g in self.group))
 
     @property
     def verified(self):
         return self.source != "notebook"
 
+    def resolve(self, claim_result=None) -> Identity:
+        """The member of a group submission whose identifier the notebook's ``STUDENT_ID``
+        names (:func:`same_id`), else the first; the claim only chooses among the members the
+        instructor gave, never adds one."""
+        claimed = claim_result.get("value") if isinstance(claim_result, dict) and \
+            claim_result.get("ok") else None
+        if self.group and _usable(claimed) and not same_id(self.student_id, claimed):
+            for member in self.group:
+                if same_id(member, claimed):
+                    return Identity(member, self.source)
+        return Identity(self.student_id, self.source) if self.verified else self
+
     @classmethod
-    def from_gradescope(cls, metadata, claim=None, field="email"):
-        """The owner among the ``users`` of Gradescope's submission metadata: the one whose
-        ``field`` is :func:`same_id` as ``claim`` (a group submission), else the first; the
-        unverified fallback if there is none."""
+    def from_gradescope(cls, metadata, field="email"):
+        """The owners in the ``users`` of Gradescope's submission metadata (the first, and
+        the others of a group); the unverified fallback if it names nobody usable."""
         users = metadata.get("users") if isinstance(metadata, dict) else None
         ids = [u.get(field) for u in users if isinstance(u, dict)] if isinstance(users, list) else []
         ids = [i for i in ids if _usable(i)]
         if not ids:
             return cls()
-        if _usable(claim):
-            ids.sort(key=lambda i: not same_id(i, claim))
-        return cls(ids[0], "gradescope")
+        return cls(ids[0], "gradescope", tuple(ids[1:]))
 
     def to_dict(self):
-        return {"student_id": self.student_id, "source": self.source}
+        return {"student_id": self.student_id, "source": self.source, "group": list(self.group)}
 
 
 def _usable(student_id):
@@ -225,7 +238,7 @@ def id_status(identity: Identity | None, claim) -> dict:
     >>> id_status(Identity("ada", "roster"), {"ok": True, "value": "\\u0430da"})["check"]
     'look-alike'
     """
-    identity = identity or Identity()
+    identity = (identity or Identity()).resolve(claim)
     claimed = claim.get("value") if isinstance(claim, dict) and claim.get("ok") else None
     claimed = claimed if _usable(claimed) else None
     if not identity.verified:
@@ -338,7 +351,7 @@ def student_id_is_set(result) -> Verdict:
 
     The message names the identifier the numbers are checked for."""
     claimed, problem = _claimed_id(result)
-    identity = _OWNER.get() or Identity()
+    identity = (_OWNER.get() or Identity()).resolve(result)
     if not identity.verified:
         if problem is not None:
             return problem
@@ -363,7 +376,7 @@ def personal(assignment: str, question: str, expected: Callable[[int], object],
     """
 
     def check(id_result, answer_result):
-        identity = _OWNER.get() or Identity()
+        identity = (_OWNER.get() or Identity()).resolve(id_result)
         if identity.verified:
             student_id = identity.student_id
         else:
