@@ -563,8 +563,9 @@ def test_a_student_id_that_cannot_seed_is_named(value, message):
 
     verdict = student_id_is_set({"ok": True, "value": value})
     assert not verdict.passed and verdict.message == message
-    assert student_id_is_set({"ok": True, "value": "ada"}).message == \
-        "your numbers are those of STUDENT_ID 'ada'"
+    assert student_id_is_set({"ok": True, "value": "ada"}).message == (
+        "your numbers are those of STUDENT_ID 'ada' (unverified: when graded, they are checked "
+        "for your identifier on the course roster)")
 
 
 def _with_student_id(cells, student_id, theta=None):
@@ -596,6 +597,8 @@ def test_a_copied_personal_answer_fails_and_the_own_answer_passes(tmp_path):
     assert verdicts == {"STUDENT_ID": True, "my_theta: shape and rows": True,
                         "your own estimates": False}
     assert copied.scores["q6"] == 0.5  # the two form checks, a quarter of the question each
+    # without a roster the notebook's claim is the (unverified, flagged) identity; with one it
+    # is not: tests/test_grading_identity.py
     claimed = grade(EX07, notebook(_with_student_id(solution, "ada", ada_theta),
                                    tmp_path / "claimed.ipynb"), tmp_path)
     assert claimed.scores["q6"] == 2.0
