@@ -75,6 +75,17 @@ def test_a_roster_maps_file_names_and_submission_names(tmp_path):
     assert roster.lookup("eve.ipynb", tmp_path / "eve.ipynb") == Identity()  # unverified fallback
 
 
+def test_a_file_name_that_matches_two_submissions_is_refused(tmp_path):
+    roster = read_roster(_roster(tmp_path, [("hw.ipynb", "ada")]))
+    with pytest.raises(ValueError, match="its row for 'hw.ipynb' matches 2 submissions"):
+        roster.owners(["alice/hw.ipynb", "bob/hw.ipynb"],
+                      [tmp_path / "alice" / "hw.ipynb", tmp_path / "bob" / "hw.ipynb"])
+    named = read_roster(_roster(tmp_path, [("alice/hw.ipynb", "alice"), ("hw.ipynb", "bob")]))
+    assert named.owners(["alice/hw.ipynb", "bob/hw.ipynb"],
+                        [tmp_path / "alice" / "hw.ipynb", tmp_path / "bob" / "hw.ipynb"]) == [
+        Identity("alice", "roster"), Identity("bob", "roster")]
+
+
 @pytest.mark.parametrize("rows, header, message", [
     ([("a.ipynb", "ada")], "file,student", "roster must have the columns submission and student_id"),
     ([("a.ipynb", "ada"), ("a.ipynb", "bob")], None, "submission 'a.ipynb' is listed twice"),
@@ -182,6 +193,8 @@ def test_a_claimed_classmate_identity_scores_nothing_and_is_flagged(tmp_path):
     bob = json.loads((out / "bob.ipynb" / "results.json").read_text())
     assert "numbers checked for 'bob' (from the roster)" in bob["output"]
     assert "claims STUDENT_ID 'ada'" in bob["output"] and "flagged" in bob["output"]
+    assert bob["extra_data"]["identity"] == {"student_id": "bob", "source": "roster",
+                                             "check": "differs", "claimed": "ada"}
     public = next(t for t in bob["tests"] if t["name"] == "q6 (public tests)")
     assert "FAIL STUDENT_ID" in public["output"] and "'bob'" in public["output"]
     carol = json.loads((out / "carol.ipynb" / "results.json").read_text())
@@ -212,3 +225,22 @@ def test_the_command_line_takes_a_roster_and_names_a_bad_one(tmp_path):
     assert proc.returncode == 2
     assert "argument --roster: roster must have the columns submission and student_id" in \
         proc.stderr
+
+
+def test_the_command_line_grades_with_a_roster_and_reports_flagged_claims(tmp_path):
+    solution = code_cells(EX07 / "solution.ipynb")
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    notebook(_with_student_id(solution, "ada", _theta_of("ada")), subs / "bob.ipynb")
+    roster = _roster(tmp_path, [("bob.ipynb", "bob")])
+    proc = subprocess.run([sys.executable, "-m", "nbcourse", "grade", "--assignment", str(EX07),
+                           "--out", str(tmp_path / "out"), "--roster", str(roster), "--quiet",
+                           "--cell-timeout", "60", "--", str(subs / "bob.ipynb")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 notebook claims a STUDENT_ID other than the owner's (id_check in grades.csv): " \
+           "bob.ipynb" in proc.stdout
+    assert "no --roster" not in proc.stdout
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8", newline="") as f:
+        (row,) = csv.DictReader(f)
+    assert (row["student_id"], row["id_check"], row["q6"]) == ("bob", "differs", "0.25")

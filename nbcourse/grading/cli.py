@@ -123,6 +123,15 @@ def grade_main(argv=None):
         print(f"nbcourse grade: {exc}", file=sys.stderr)
         return 2
     seconds = time.monotonic() - start
+    flagged = [r.name for r in results if r.identity.get("check") in ("differs", "look-alike")]
+    if flagged:
+        one = len(flagged) == 1
+        print(f"{len(flagged)} notebook{'' if one else 's'} claim{'s' if one else ''} a "
+              f"STUDENT_ID other than the owner's (id_check in grades.csv): "
+              f"{', '.join(flagged[:5])}{', ...' if len(flagged) > 5 else ''}")
+    if roster is None:
+        print("no --roster: per-student answers were checked for each notebook's own "
+              "STUDENT_ID, flagged unverified in grades.csv and results.json")
     graded = sum(r.status == "graded" for r in results)
     print(f"{len(results)} submissions ({graded} graded, {len(results) - graded} invalid or "
           f"failed; {len(results.replaced)} replaced earlier rows; {len(results.kept)} already "

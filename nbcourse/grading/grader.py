@@ -480,8 +480,11 @@ def gradescope_results(result):
     reason = clip(result.reason)
     output = (f"Status: {result.status}." + (f" {reason}" if reason else "")
               + (f" {variants.describe(result.identity)}" if result.identity else ""))
-    return {"score": round(result.total, 4), "output": output, "tests": tests,
+    data = {"score": round(result.total, 4), "output": output, "tests": tests,
             "execution_time": round(result.seconds, 3)}
+    if result.identity:
+        data["extra_data"] = {"identity": result.identity}  # Gradescope keeps it, unshown
+    return data
 
 
 def _write_atomic(target, text):
@@ -776,8 +779,8 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
                      f"{clip(out_dir, 300)} (--regrade grades them again): {shown}")
         for i in todo:  # a regrade stopped halfway is then resumed, not taken as done
             (out_dir / names[i] / "results.json").unlink(missing_ok=True)
-        owners = [roster.lookup(n, p) if roster is not None else None
-                  for n, p in zip(names, notebooks, strict=True)]
+        owners = (roster.owners(names, notebooks) if roster is not None
+                  else [None] * len(names))
         results = _run_batch(assignment, notebooks, names, todo, workers, limits,
                              allow_per_process_limits, progress, out_dir, folder, columns,
                              rows, written, export, owners)

@@ -293,6 +293,23 @@ class Roster:
                 return Identity(self.entries[key], "roster")
         return Identity()
 
+    def owners(self, names, paths) -> list[Identity]:
+        """:meth:`lookup` of each submission of a batch; ValueError if a roster row that
+        gives a bare file name matches two submissions (``alice/hw.ipynb`` and
+        ``bob/hw.ipynb`` for ``hw.ipynb``): list them by their names instead."""
+        found, by_file = [], {}
+        for name, path in zip(names, paths, strict=True):
+            found.append(self.lookup(name, path))
+            if name not in self.entries and Path(path).name in self.entries:
+                by_file.setdefault(Path(path).name, []).append(name)
+        for key, matched in by_file.items():
+            if len(matched) > 1:
+                raise ValueError(f"roster must name each submission once, but its row for "
+                                 f"{key!r} matches {len(matched)} submissions ({matched[0]!r}, "
+                                 f"{matched[1]!r}, ...); give their names as grades.csv shows "
+                                 f"them")
+        return found
+
 
 def read_roster(path) -> Roster:
     """Read a roster CSV with columns ``submission`` and ``student_id`` (others ignored).
