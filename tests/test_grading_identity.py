@@ -126,6 +126,10 @@ def test_id_status_flags_a_claim_of_another_identifier():
     assert id_status(Identity("bob", "roster"), {"ok": True, "value": None})["check"] == "missing"
     assert id_status(None, ok) == {"student_id": "Ada", "source": "notebook",
                                    "check": "unverified", "claimed": "Ada"}
+    # a bidirectional override or a zero-width space in a claim is shown escaped, never hidden
+    hidden = id_status(Identity("ada", "roster"), {"ok": True, "value": "ad\u202ea\u200b"})
+    assert hidden["claimed"] == "ad\\u202ea\\u200b" and hidden["check"] == "same"
+    assert id_status(None, {"ok": True, "value": "b\u200bob"})["student_id"] == "b\\u200bob"
 
 
 # --- every assignment has a per-student question --------------------------------------------

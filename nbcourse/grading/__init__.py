@@ -4,7 +4,8 @@
   the instructor-only ``hidden_tests.py``; :func:`student_files` lists what students get);
 * :mod:`~nbcourse.grading.generate` — solution notebook to student notebook;
 * :mod:`~nbcourse.grading.check` — ``check("q1")`` inside the student's notebook;
-* :mod:`~nbcourse.grading.variants` — per-student numbers for compute-a-value questions;
+* :mod:`~nbcourse.grading.variants` — per-student numbers for compute-a-value questions,
+  checked for the owner a roster or Gradescope names (never the notebook's claim);
 * :mod:`~nbcourse.grading.sandbox` — one kernel per submission in a bubblewrap sandbox;
 * :mod:`~nbcourse.grading.grader` — scoring, batches, ``grades.csv`` and ``results.json``;
 * :mod:`~nbcourse.grading.gradescope` — the Gradescope autograder bundle.

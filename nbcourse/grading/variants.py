@@ -242,16 +242,28 @@ def id_status(identity: Identity | None, claim) -> dict:
     claimed = claim.get("value") if isinstance(claim, dict) and claim.get("ok") else None
     claimed = claimed if _usable(claimed) else None
     if not identity.verified:
-        return {"student_id": claimed or "", "source": "notebook",
-                "check": "unverified" if claimed else "missing", "claimed": claimed or ""}
+        return {"student_id": _shown(claimed), "source": "notebook",
+                "check": "unverified" if claimed else "missing", "claimed": _shown(claimed)}
     if claimed is None:
         check = "missing"
     elif canonical_id(claimed) == canonical_id(identity.student_id):
         check = "same"
     else:
         check = "look-alike" if same_id(claimed, identity.student_id) else "differs"
-    return {"student_id": identity.student_id, "source": identity.source, "check": check,
-            "claimed": claimed or ""}
+    return {"student_id": _shown(identity.student_id), "source": identity.source,
+            "check": check, "claimed": _shown(claimed)}
+
+
+def _shown(student_id):
+    r"""An identifier as the outputs show it: format characters (zero-width, bidirectional)
+    escaped as in Python, so that no output hides or reorders characters.
+
+    >>> _shown("ada\u202e")
+    'ada\\u202e'
+    """
+    if not student_id:
+        return ""
+    return student_id if student_id.isprintable() else repr(student_id)[1:-1]
 
 
 def describe(status: dict) -> str:
