@@ -45,7 +45,7 @@ from nbcourse.grading.sandbox import Sandbox, _descendants, _own_cgroups
 
 LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,
                 max_procs=40, file_mb=32)
-FULL = 10.0
+FULL = 12.0
 
 
 @pytest.fixture(scope="module")

@@ -156,4 +156,4 @@ def test_gradescope_results_tell_the_student_which_notebook_was_graded(tmp_path)
     assert results["output"].startswith("You submitted 2 notebooks (draft.ipynb, final.ipynb); "
                                         "graded final.ipynb, the only one that is a readable "
                                         "notebook.")
-    assert results["score"] == 10
+    assert results["score"] == 12

@@ -6,8 +6,10 @@ inputs and expected values below appear nowhere in what students receive.
 """
 # ruff: noqa: F821
 
+import numpy as np
+
 from nbcourse import cube_corners, two_class_discriminant
-from nbcourse.grading import Call, Test, Value, close, equal
+from nbcourse.grading import Call, Test, Value, close, equal, personal
 
 EX3B_P, EX3B_Q = [0.8, 0.8, 0.5], [0.5, 0.5, 0.5]
 
@@ -20,6 +22,18 @@ def _decisions(p, q, prior1=0.5):
 X_BIG, Y_BIG = _data(11, 201, 8)
 P6, Q6 = _random_pq(3, 6)
 P4, Q4 = _random_pq(5, 4)
+
+
+def _my_posterior(seed):
+    """P(omega_1 | x) by Bayes' rule for the numbers the notebook draws from ``seed``."""
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.05, 0.95, 4).round(2)
+    q = rng.uniform(0.05, 0.95, 4).round(2)
+    prior1 = round(float(rng.uniform(0.2, 0.8)), 2)
+    x = rng.integers(0, 2, 4)
+    joint1 = prior1 * np.prod(np.where(x == 1, p, 1 - p))
+    joint2 = (1 - prior1) * np.prod(np.where(x == 1, q, 1 - q))
+    return joint1 / (joint1 + joint2)
 
 
 HIDDEN = {
@@ -47,5 +61,9 @@ HIDDEN = {
     'q6': [
         Test("uninformative feature (0-based index)", Value("useless_feature"),
              equal(1), hidden=True),
+    ],
+    "q7": [
+        Test("your own numbers", (Value("STUDENT_ID"), Value("my_posterior")),
+             personal("01-binary-discriminant", "q7", _my_posterior, rtol=1e-6), weight=3, hidden=True),
     ],
 }

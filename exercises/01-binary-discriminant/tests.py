@@ -8,7 +8,18 @@ the student's kernel only supplies plain values.
 import numpy as np
 
 from nbcourse import estimate_binary, two_class_discriminant
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    Verdict,
+    close,
+    error_verdict,
+    has_form,
+    student_id_is_set,
+)
 
 EX3_P, EX3_Q = [0.8, 0.8, 0.8], [0.5, 0.5, 0.5]
 
@@ -89,6 +100,10 @@ ASSIGNMENT = Assignment(
                  _is_prior_for_omega2),
         ]),
         Question("q6", "a feature that never matters", 1, [
+        ]),
+        Question("q7", "your own posterior, generative and discriminative", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_posterior: form", Value("my_posterior"), has_form("my_posterior", (), 0, 1), weight=0.5),
         ]),
     ],
 )

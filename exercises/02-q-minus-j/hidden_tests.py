@@ -6,11 +6,14 @@ inputs and expected values below appear nowhere in what students receive.
 """
 # ruff: noqa: F821
 
+import numpy as np
+
 from nbcourse import (
     posterior_pob,
+    q_minus_j,
     upper_bound,
 )
-from nbcourse.grading import Call, Test, close, raises
+from nbcourse.grading import Call, Test, close, personal, raises
 
 BATCH = _dirichlet(1, 4, size=5)
 BIG = _dirichlet(2, 400)
@@ -18,6 +21,12 @@ SPARSE = _dirichlet(3, 6, alpha=1 / 6)
 VERTEX_J = [0.0, 0.0, 1.0]
 PI4 = _dirichlet(4, 4)
 THETA_C4 = _dirichlet(5, 5, size=4)
+
+
+def _my_q(seed):
+    """Q^{-j}, j = 0..4, of the theta the notebook draws from ``seed``."""
+    theta = np.random.default_rng(seed).dirichlet(np.ones(5))
+    return np.array([q_minus_j(theta, j) for j in range(5)])
 
 
 HIDDEN = {
@@ -50,5 +59,9 @@ HIDDEN = {
              Call("posterior_pob", [0.5, 0.5], [[0.0, 0.5, 0.5], [0.2, 0.3, 0.5]], 0),
              close(lambda: posterior_pob([0.5, 0.5], [[0.0, 0.5, 0.5],
                                                       [0.2, 0.3, 0.5]], 0)), hidden=True),
+    ],
+    "q7": [
+        Test("your own numbers", (Value("STUDENT_ID"), Value("my_q")),
+             personal("02-q-minus-j", "q7", _my_q, rtol=1e-6), weight=3, hidden=True),
     ],
 }

@@ -15,7 +15,18 @@ from nbcourse import (
     q_minus_j,
     upper_bound,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    Verdict,
+    close,
+    error_verdict,
+    has_form,
+    student_id_is_set,
+)
 
 
 def _dirichlet(seed, K, size=None, alpha=1.0):
@@ -84,7 +95,7 @@ ASSIGNMENT = Assignment(
         ]),
         Question("q4", "the threshold of eq. 13", 1, [
             Test("eq13_threshold for K = 6, theta_jd = 0.1", Value("eq13_threshold"),
-                 close(lambda: upper_bound(0.1, 6) / 0.1, rtol=1e-6)),
+                 close(lambda: upper_bound(0.1, 6) / 0.1, rtol=0, atol=1e-4)),
         ]),
         Question("q5", "the PoB posterior, eq. 3", 2, [
             Test("two classes", Call("posterior_pob", [0.6, 0.4], [THETA3, [0.5, 0.25, 0.25]], 1),
@@ -94,6 +105,10 @@ ASSIGNMENT = Assignment(
             Test("MAP class differs between eq. 2 and eq. 3",
                  (Value("q6_pi"), Value("q6_theta_c"), Value("q6_theta_d"), Value("q6_j")),
                  _map_differs),
+        ]),
+        Question("q7", "your own Q^{-j}", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_q: form", Value("my_q"), has_form("my_q", (5,), 0, 1), weight=0.5),
         ]),
     ],
 )

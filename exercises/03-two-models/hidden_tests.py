@@ -14,7 +14,7 @@ from nbcourse import (
     posterior_table,
     titanic,
 )
-from nbcourse.grading import Call, Test, Value, close, equal, raises
+from nbcourse.grading import Call, Test, Value, close, equal, personal, raises
 
 CODES_RANDOM = np.random.default_rng(31).integers(0, 7, size=40).tolist()
 X_GAP, Y_GAP = [0, 0, 1, 3, 3, 1, 0], [0, 1, 1, 1, 0, 0, 2]  # value 2 never occurs
@@ -27,6 +27,14 @@ def _pob_more_confident():
     cat = posterior_table(PI_HE, THETA_HE, "categorical").max(axis=1)
     pob = posterior_table(PI_HE, THETA_HE, "pob").max(axis=1)
     return np.flatnonzero(pob > cat).tolist()
+
+
+def _my_theta(seed):
+    """Laplace estimates of the categorical model for the cases drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 3, 20)
+    y = rng.integers(0, 2, 20)
+    return _fit(x.tolist(), y.tolist(), 3, 1.0)()[1]
 
 
 HIDDEN = {
@@ -68,5 +76,9 @@ HIDDEN = {
     'q5': [
         Test("pob_more_confident", Value("pob_more_confident"), equal(_pob_more_confident),
              hidden=True),
+    ],
+    "q7": [
+        Test("your own numbers", (Value("STUDENT_ID"), Value("my_theta")),
+             personal("03-two-models", "q7", _my_theta, rtol=1e-6), weight=3, hidden=True),
     ],
 }

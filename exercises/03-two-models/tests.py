@@ -18,7 +18,18 @@ from nbcourse import (
     pob_linear_weights,
     posterior_table,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    Verdict,
+    close,
+    error_verdict,
+    has_form,
+    student_id_is_set,
+)
 
 # --- q1: one-hot codes ------------------------------------------------------------------
 
@@ -171,6 +182,10 @@ ASSIGNMENT = Assignment(
         ]),
         Question("q6", "one-hot groups in a bare table", 2, [
             Test("the one-hot groups of the bare table", Value("groups"), _check_groups),
+        ]),
+        Question("q7", "your own categorical fit", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_theta: form", Value("my_theta"), has_form("my_theta", (2, 3), 0, 1, rows_sum_to_one=True), weight=0.5),
         ]),
     ],
 )

@@ -9,7 +9,7 @@ inputs and expected values below appear nowhere in what students receive.
 import numpy as np
 
 from nbcourse import guaranteed_more_extreme
-from nbcourse.grading import Call, Test, Value, close
+from nbcourse.grading import Call, Test, Value, close, personal
 
 PI_ZERO = [[0.3, 0.3, 0.4]]
 THETA_ZERO = [[[0.0, 0.5, 0.5], [0.6, 0.0, 0.4], [0.2, 0.3, 0.5]]]  # some theta_jc = 0
@@ -25,6 +25,14 @@ def _eq13_share():
     theta_c, theta_d, x, _ = _fig2_seeded()
     positive = x > 0
     return np.mean(guaranteed_more_extreme(theta_c, theta_d, K_FIG2)[positive])
+
+
+def _my_pob(seed):
+    """PoB posteriors, shape (K, C), of the classifier drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    pi = rng.dirichlet(np.ones(2))
+    theta = rng.dirichlet(np.ones(3), size=2)
+    return _posteriors([pi.tolist()], [theta.tolist()])()[1][0]
 
 
 HIDDEN = {
@@ -62,5 +70,9 @@ HIDDEN = {
     ],
     'q5': [
         Test("eq13_share", Value("eq13_share"), close(_eq13_share), hidden=True),
+    ],
+    "q8": [
+        Test("your own numbers", (Value("STUDENT_ID"), Value("my_pob")),
+             personal("04-experiments", "q8", _my_pob, rtol=1e-6), weight=3, hidden=True),
     ],
 }

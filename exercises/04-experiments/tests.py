@@ -19,7 +19,18 @@ from nbcourse import (
     ratio_change,
     sample_log_classifiers,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, Verdict, close, error_verdict
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    Verdict,
+    close,
+    error_verdict,
+    has_form,
+    student_id_is_set,
+)
 
 # --- classifiers for q1-q3 ---------------------------------------------------------------
 
@@ -185,6 +196,10 @@ ASSIGNMENT = Assignment(
         Question("q7", "a point below the diagonal", 2, [
             Test("log ratio positive, PoB ratio less extreme",
                  (Value("q7_theta_c"), Value("q7_theta_d"), Value("q7_j")), _below_diagonal),
+        ]),
+        Question("q8", "your own classifier", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_pob: form", Value("my_pob"), has_form("my_pob", (3, 2), 0, 1, rows_sum_to_one=True), weight=0.5),
         ]),
     ],
 )

@@ -6,8 +6,10 @@ inputs and expected values below appear nowhere in what students receive.
 """
 # ruff: noqa: F821
 
+import numpy as np
+
 from nbcourse import expected_empty_cells
-from nbcourse.grading import Call, Test, Value, Verdict, close, error_verdict
+from nbcourse.grading import Call, Test, Value, Verdict, close, error_verdict, personal
 
 TABLE3 = _random_table(61, 3, (2, 3, 2))
 PRIOR3 = [0.5, 0.2, 0.3]
@@ -28,6 +30,14 @@ def _n_half(result):
         return Verdict(False, f"with N = {n} fewer than half the cells are expected empty, "
                               "but a smaller N already does it")
     return Verdict(False, f"with N = {n} at least half the cells are still expected empty")
+
+
+def _my_empty(seed):
+    """Expected empty cells of 2**d cells after N draws, d and N drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    d = int(rng.integers(6, 12))
+    N = int(rng.integers(50, 3000))
+    return expected_empty_cells(2**d, N)
 
 
 HIDDEN = {
@@ -71,5 +81,9 @@ HIDDEN = {
     ],
     'q7': [
         Test("n_half", Value("n_half"), _n_half, hidden=True),
+    ],
+    "q8": [
+        Test("your own numbers", (Value("STUDENT_ID"), Value("my_empty")),
+             personal("05-discrete-features", "q8", _my_empty, rtol=1e-6), weight=3, hidden=True),
     ],
 }

@@ -20,7 +20,16 @@ from nbcourse import (
     n_parameters_naive,
     sample_uniform_codes,
 )
-from nbcourse.grading import Assignment, Call, Question, Test, Value, close
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    close,
+    has_form,
+    student_id_is_set,
+)
 
 # --- q1, q2: counting -------------------------------------------------------------------
 
@@ -137,6 +146,10 @@ ASSIGNMENT = Assignment(
             Test("empty_simulated", Value("empty_simulated"),
                  close(_empty_simulated, rtol=0, atol=0)),
             Test("empty_expected", Value("empty_expected"), close(_empty(2**D_SIM, N_SIM), rtol=1e-6)),
+        ]),
+        Question("q8", "your own empty cells", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_empty: form", Value("my_empty"), has_form("my_empty", (), 0), weight=0.5),
         ]),
     ],
 )

@@ -8,7 +8,7 @@ inputs and expected values below appear nowhere in what students receive.
 
 import numpy as np
 
-from nbcourse.grading import Call, Test, Value, close
+from nbcourse.grading import Call, Test, Value, close, personal
 
 
 def _random_bits(seed, n, d, share=0.4):
@@ -25,6 +25,14 @@ X_H2, Y_H2 = _random_bits(6102, 25, 5, share=0.2)
 P_H = [0.93, 0.05, 0.41, 0.62]
 Q_H = [0.12, 0.33, 0.47, 0.018]
 W_BIG, W0_BIG = [800.0, -750.0, 3.5, -2.25, 40.0], -20.0
+
+
+def _my_g(seed):
+    """g(x) of the training fit for the e-mail features drawn from ``seed``."""
+    x = np.random.default_rng(seed).integers(0, 2, 15)
+    w, w0 = _email_fit()
+    return float(np.dot(w, x) + w0)
+
 
 HIDDEN = {
     "q1": [
@@ -58,5 +66,9 @@ HIDDEN = {
              hidden=True),
         Test("corr_other", Value("corr_other"), close(_email_value(
             lambda Xt, yt, *_: _max_correlation(Xt[yt == 1])()), rtol=1e-6), hidden=True),
+    ],
+    "q6": [
+        Test("your own numbers", (Value("STUDENT_ID"), Value("my_g")),
+             personal("06-real-data", "q6", _my_g, rtol=1e-6), weight=3, hidden=True),
     ],
 }

@@ -15,7 +15,17 @@ import numpy as np
 
 from nbcourse import decide, estimate_binary, linear_discriminant, two_class_discriminant
 from nbcourse.datasets import email_features
-from nbcourse.grading import Assignment, Call, Question, Test, Value, close, equal
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    close,
+    equal,
+    has_form,
+    student_id_is_set,
+)
 
 SPLIT_SEED, TEST_SIZE = 2012, 0.3  # as in the chapter
 
@@ -115,6 +125,10 @@ ASSIGNMENT = Assignment(
         Question("q5", "correlation within a class", 2, [
             Test("four features", Call("max_correlation", X_CORR),
                  close(_max_correlation(X_CORR))),
+        ]),
+        Question("q6", "your own e-mail", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_g: form", Value("my_g"), has_form("my_g", ()), weight=0.5),
         ]),
     ],
 )

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import probe as probe_module
+from . import variants
 from .assignment import MAX_PAYLOAD, Assignment, Limits, load_assignment, parse_results
 from .sandbox import IsolationError, KernelDied, Sandbox, require_isolation
 
@@ -66,6 +67,7 @@ class GradeResult:
     reason: str = ""
     seconds: float = 0.0
     feedback: dict[str, list[dict]] = field(default_factory=dict)
+    identity: dict = field(default_factory=dict)  # variants.id_status
 
     @property
     def total(self):
@@ -78,7 +80,7 @@ class GradeResult:
     def to_dict(self):
         return {"name": self.name, "scores": self.scores, "max_scores": self.max_scores,
                 "status": self.status, "reason": self.reason, "seconds": self.seconds,
-                "feedback": self.feedback}
+                "feedback": self.feedback, "identity": self.identity}
 
     @classmethod
     def from_dict(cls, data):
@@ -361,10 +363,21 @@ class _Run:
             self.sandbox = None
 
 
-def _score(assignment, name, records_by_question, status, reason, seconds):
+def _claim(assignment, records_by_question):
+    """The probe record of the notebook's ``STUDENT_ID``, if a question reads it."""
+    for question in assignment.questions:
+        for probe, record in zip(question.probes(), records_by_question[question.name],
+                                 strict=False):
+            if probe == ("value", "STUDENT_ID"):
+                return record
+    return None
+
+
+def _score(assignment, name, records_by_question, status, reason, seconds, identity=None):
     scores, max_scores, feedback = {}, {}, {}
     for question in assignment.questions:
-        score, verdicts = question.score(records_by_question[question.name])
+        with variants.owner(identity):
+            score, verdicts = question.score(records_by_question[question.name])
         scores[question.name], max_scores[question.name] = score, question.points
         total_weight = sum(t.weight for t in question.tests)
         feedback[question.name] = [
@@ -372,15 +385,18 @@ def _score(assignment, name, records_by_question, status, reason, seconds):
              "message": clip(v.message, 500), "points": question.points * t.weight / total_weight}
             for t, v in zip(question.tests, verdicts, strict=True)]
     return GradeResult(name, scores, max_scores, status, clip(reason), round(seconds, 3),
-                       feedback)
+                       feedback, variants.id_status(identity,
+                                                    _claim(assignment, records_by_question)))
 
 
-def _not_run(assignment, name, status, reason):
+def _not_run(assignment, name, status, reason, identity=None):
     return _score(assignment, name, {q.name: [{"ok": False, "error": "not run"}] * len(q.probes())
-                                     for q in assignment.questions}, status, reason, 0.0)
+                                     for q in assignment.questions}, status, reason, 0.0,
+                  identity)
 
 
-def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_limits=False):
+def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_limits=False,
+                   identity=None):
     """Grade the notebook at ``path``; never raises for a bad submission.
 
     Parameters
@@ -394,6 +410,9 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     allow_per_process_limits : bool
         Grade even where whole-tree limits are unavailable (see
         :func:`~nbcourse.grading.sandbox.require_isolation`).
+    identity : variants.Identity, optional
+        The owner, from a roster or Gradescope: per-student answers are checked for them.
+        Without it the notebook's own ``STUDENT_ID`` is used, flagged as unverified.
 
     Returns
     -------
@@ -415,7 +434,8 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     try:
         cells = read_code_cells(path)
     except NotebookError as exc:
-        return _score(assignment, name, empty, "invalid", str(exc), time.monotonic() - start)
+        return _score(assignment, name, empty, "invalid", str(exc), time.monotonic() - start,
+                      identity)
     run = _Run(limits, cells, found.tree_limits, assignment.questions)
     try:
         try:
@@ -434,7 +454,7 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     finally:
         run.close()
     return _score(assignment, name, records, status, "; ".join(run.notes),
-                  time.monotonic() - start)
+                  time.monotonic() - start, identity)
 
 
 # --- output files ----------------------------------------------------------------------
@@ -458,9 +478,13 @@ def gradescope_results(result):
                           "output": "\n".join(lines),
                           "visibility": "after_published" if hidden else "visible"})
     reason = clip(result.reason)
-    output = f"Status: {result.status}." + (f" {reason}" if reason else "")
-    return {"score": round(result.total, 4), "output": output, "tests": tests,
+    output = (f"Status: {result.status}." + (f" {reason}" if reason else "")
+              + (f" {variants.describe(result.identity)}" if result.identity else ""))
+    data = {"score": round(result.total, 4), "output": output, "tests": tests,
             "execution_time": round(result.seconds, 3)}
+    if result.identity:
+        data["extra_data"] = {"identity": result.identity}  # Gradescope keeps it, unshown
+    return data
 
 
 def _write_atomic(target, text):
@@ -508,7 +532,13 @@ def csv_cell(value):
 def gradebook_columns(assignment):
     """The columns of grades.csv before any written score is merged."""
     return ["submission", *[q.name for q in assignment.questions], "total", "max", "status",
-            "reason", "seconds"]
+            "reason", "seconds", *IDENTITY_COLUMNS]
+
+
+IDENTITY_COLUMNS = ("student_id", "id_source", "id_check")
+"""The identifier the per-student answers were checked for, where it came from, and how
+the notebook's own STUDENT_ID compares with it (``differs`` and ``look-alike`` flag a claim
+of another identifier; see :func:`~nbcourse.grading.variants.id_status`)."""
 
 
 def gradebook_row(result):
@@ -518,7 +548,10 @@ def gradebook_row(result):
     return {"submission": result.name,
             **{name: number(score) for name, score in result.scores.items()},
             "total": number(result.total), "max": number(result.max_score),
-            "status": result.status, "reason": result.reason, "seconds": number(result.seconds)}
+            "status": result.status, "reason": result.reason, "seconds": number(result.seconds),
+            "student_id": result.identity.get("student_id", ""),
+            "id_source": result.identity.get("source", ""),
+            "id_check": result.identity.get("check", "")}
 
 
 # --- batch with worker processes -------------------------------------------------------
@@ -596,10 +629,12 @@ class _WorkerProcess:
         self.proc.stdin.write(json.dumps(self.config) + "\n")
         self.proc.stdin.flush()
 
-    def grade(self, path, name, timeout):
+    def grade(self, path, name, timeout, identity=None):
         if self.proc is None or self.proc.poll() is not None:
             self._start()
-        self.proc.stdin.write(json.dumps({"path": str(path), "name": name}) + "\n")
+        task = {"path": str(path), "name": name,
+                "identity": identity.to_dict() if identity is not None else None}
+        self.proc.stdin.write(json.dumps(task) + "\n")
         self.proc.stdin.flush()
         line = _readline(self.proc.stdout, timeout)
         if not line:
@@ -656,11 +691,13 @@ def _worker_main():
     limits = Limits(**config["limits"])
     for line in sys.stdin:
         task = json.loads(line)
+        identity = variants.Identity(**task["identity"]) if task.get("identity") else None
         try:
             result = grade_notebook(assignment, task["path"], limits, task["name"],
-                                    config["allow_per_process_limits"])
+                                    config["allow_per_process_limits"], identity)
         except Exception as exc:  # keep the batch going; record the failure
-            result = _not_run(assignment, task["name"], "error", f"grader error: {exc!r}")
+            result = _not_run(assignment, task["name"], "error", f"grader error: {exc!r}",
+                              identity)
         protocol.write(json.dumps(result.to_dict()) + "\n")
         protocol.flush()
 
@@ -676,7 +713,7 @@ class BatchResults(list):
 
 
 def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print,
-                allow_per_process_limits=False, regrade=False, base=None):
+                allow_per_process_limits=False, regrade=False, base=None, roster=None):
     """Grade ``notebooks`` with ``workers`` worker processes into the folder ``out_dir``.
 
     Every submission gets a row of ``grades.csv`` (status graded, invalid or error), a
@@ -692,6 +729,11 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     again and replaces its row). Each submission's files are written as it finishes, its
     ``results.json`` last and atomically, so a batch stopped at any point (Ctrl-C,
     ``kill -9``) resumes where it stopped when run again.
+
+    ``roster`` (a :class:`~nbcourse.grading.variants.Roster`) names each submission's owner,
+    whose identifier per-student answers are checked for; a submission it does not list, or
+    every submission without one, falls back to the notebook's ``STUDENT_ID``, flagged
+    ``unverified`` in grades.csv and results.json.
 
     Returns
     -------
@@ -737,15 +779,17 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
                      f"{clip(out_dir, 300)} (--regrade grades them again): {shown}")
         for i in todo:  # a regrade stopped halfway is then resumed, not taken as done
             (out_dir / names[i] / "results.json").unlink(missing_ok=True)
+        owners = (roster.owners(names, notebooks) if roster is not None
+                  else [None] * len(names))
         results = _run_batch(assignment, notebooks, names, todo, workers, limits,
                              allow_per_process_limits, progress, out_dir, folder, columns,
-                             rows, written, export)
+                             rows, written, export, owners)
         export.finish()
     return results
 
 
 def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_process_limits,
-               progress, out_dir, folder, columns, rows, written, export):
+               progress, out_dir, folder, columns, rows, written, export, owners):
     config = {"assignment": str(assignment.path), "limits": limits.__dict__,
               "allow_per_process_limits": bool(allow_per_process_limits)}
     tasks: queue.Queue = queue.Queue()
@@ -797,10 +841,12 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
                 except queue.Empty:
                     return
                 try:
-                    result = worker.grade(os.path.abspath(notebooks[i]), names[i], timeout)
+                    result = worker.grade(os.path.abspath(notebooks[i]), names[i], timeout,
+                                          owners[i])
                     result.name = names[i]
                 except Exception as exc:
-                    result = _not_run(assignment, names[i], "error", f"grader error: {exc}")
+                    result = _not_run(assignment, names[i], "error", f"grader error: {exc}",
+                                      owners[i])
                 with lock:
                     finish(i, result)
         finally:
