@@ -27,7 +27,7 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXERCISE = "exercises/01-binary-discriminant"
+EXERCISE = "exercises/02-binary-discriminant"
 BASELINE = "8c0c03b"  # the grader with its own zygote and mount code
 
 THROUGHPUT = textwrap.dedent("""

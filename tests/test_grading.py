@@ -38,7 +38,7 @@ from nbcourse.grading.grader import NotebookError, grade_notebook, read_code_cel
 from nbcourse.grading.probe import ProbeError, encode, evaluate, run, to_plain
 
 HONEST = Limits(**HONEST_LIMITS)
-# every assignment folder; the reference assignments 01 and 02 get extra, specific tests
+# every assignment folder; the reference assignments 02 and 05 get extra, specific tests
 ASSIGNMENTS = sorted(p.parent for p in (ROOT / "exercises").glob("*/tests.py"))
 
 
@@ -73,7 +73,7 @@ def test_committed_student_notebook_is_not_stale(folder):
 
 
 def test_a_stale_student_notebook_is_detected(tmp_path):
-    folder = tmp_path / "01-binary-discriminant"
+    folder = tmp_path / "02-binary-discriminant"
     shutil.copytree(EX01, folder)
     nb = nbformat.read(folder / "solution.ipynb", as_version=4)
     nb.cells[2].source += "\n# an edit made after the student notebook was generated"
@@ -165,7 +165,7 @@ def test_check_explains_a_wrong_answer_and_hides_hidden_tests(capsys):
 
 
 def test_check_reports_placeholders_and_errors_kindly(capsys):
-    check = checker("02-q-minus-j", namespace={"eq13_threshold": ...})
+    check = checker("05-q-minus-j", namespace={"eq13_threshold": ...})
     check("q4")
     check("q1")
     out = capsys.readouterr().out

@@ -232,9 +232,9 @@ def test_written_questions_are_found_in_every_assignment():
     from nbcourse.grading.written import written_questions
 
     found = {folder.name: sorted(written_questions(folder)) for folder in ASSIGNMENTS}
-    assert found == {"01-binary-discriminant": ["q5"], "02-q-minus-j": ["q6"],
-                     "03-two-models": ["q6"], "04-experiments": ["q7"],
-                     "05-discrete-features": ["q5", "q7"], "06-real-data": ["q2", "q5"],
+    assert found == {"02-binary-discriminant": ["q5"], "05-q-minus-j": ["q6"],
+                     "04-two-models": ["q6"], "06-experiments": ["q7"],
+                     "01-discrete-features": ["q5", "q7"], "03-real-data": ["q2", "q5"],
                      "07-smoothing": ["q3"], "08-scikit-learn": []}
 
 

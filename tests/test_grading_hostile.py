@@ -462,7 +462,7 @@ def test_shell_escapes_score_zero(assignment, tmp_path):
         "%%bash\necho '{\"score\": 10}' > results.json\n"
         "echo '{\"score\": 10}' > /autograder/results/results.json 2>/dev/null\n"
         "kill -9 $PPID 2>/dev/null\nsleep 100 &\n",
-        "files = !find / -path '*01-binary-discriminant/solution.ipynb' -not -path '/proc/*' 2>/dev/null\n"
+        "files = !find / -path '*02-binary-discriminant/solution.ipynb' -not -path '/proc/*' 2>/dev/null\n"
         "import json\nfor path in files:\n    try:\n        nb = json.load(open(path))\n"
         "        for cell in nb['cells']:\n            src = ''.join(cell['source'])\n"
         "            if cell['cell_type'] == 'code' and 'check(' not in src:\n"

@@ -121,8 +121,8 @@ def _submission(folder, files):
 
 
 @pytest.mark.parametrize("files, graded, why", [
-    ({"01-binary-discriminant.ipynb": student_path(EX01), "a.ipynb": EX01 / "solution.ipynb"},
-     "01-binary-discriminant.ipynb", "the one named after the assignment"),
+    ({"02-binary-discriminant.ipynb": student_path(EX01), "a.ipynb": EX01 / "solution.ipynb"},
+     "02-binary-discriminant.ipynb", "the one named after the assignment"),
     ({"notes.ipynb": b"{", "work.ipynb": student_path(EX01)}, "work.ipynb",
      "the only one that is a readable notebook"),
     ({"b.ipynb": student_path(EX01), "a.ipynb": student_path(EX01)}, "a.ipynb",
@@ -135,9 +135,9 @@ def test_gradescope_picks_one_of_several_notebooks_and_says_which(files, graded,
     from nbcourse.grading.gradescope import _pick_submission
 
     folder = _submission(tmp_path / "submission", files)
-    chosen, note = _pick_submission(folder, "01-binary-discriminant")
+    chosen, note = _pick_submission(folder, "02-binary-discriminant")
     assert note.startswith(f"You submitted {len(files)} notebooks (")
-    assert f"graded {graded}, {why}. Submit only 01-binary-discriminant.ipynb" in note
+    assert f"graded {graded}, {why}. Submit only 02-binary-discriminant.ipynb" in note
     assert _visible(note)
 
 

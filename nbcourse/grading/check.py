@@ -3,7 +3,7 @@
 The first cell of every student notebook does::
 
     from nbcourse.grading import checker
-    check = checker("01-binary-discriminant")
+    check = checker("02-binary-discriminant")
 
 and ``check("q1")`` then runs that question's *public* tests against the notebook's
 current functions and variables, with no server, and prints a short, friendly report.

@@ -1,4 +1,4 @@
-"""Tests of assignment 05: discrete features (Duda, Hart & Stork 2001, §2.9, opening).
+"""Tests of assignment 01: discrete features (Duda, Hart & Stork 2001, §2.9, opening).
 
 Every expected value is computed here, in the grader's process: counts by nbcourse
 (``n_feature_vectors``, ``n_parameters_joint``, ``n_parameters_naive``), estimates and
@@ -107,7 +107,7 @@ def _empty_simulated():
 
 
 ASSIGNMENT = Assignment(
-    name="05-discrete-features",
+    name="01-discrete-features",
     title="Discrete features: tables, counts and empty cells",
     questions=[
         Question("q1", "how many feature vectors", 1, [

@@ -1,4 +1,4 @@
-"""Tests of assignment 04: the experiments of Williams (2024), §3.
+"""Tests of assignment 06: the experiments of Williams (2024), §3.
 
 Every expected value is computed here, in the grader's process: posteriors and the two
 experiment statistics by nbcourse (``log_posteriors``, ``compare_observations``), the
@@ -157,7 +157,7 @@ def _below_diagonal(theta_c_r, theta_d_r, j_r):
 
 
 ASSIGNMENT = Assignment(
-    name="04-experiments",
+    name="06-experiments",
     title="The experiments: how often the two models disagree",
     questions=[
         Question("q1", "posteriors of a batch of classifiers", 2, [

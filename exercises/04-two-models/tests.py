@@ -1,4 +1,4 @@
-"""Tests of assignment 03: the categorical and product-of-Bernoullis models (Williams 2024).
+"""Tests of assignment 04: the categorical and product-of-Bernoullis models (Williams 2024).
 
 Every expected value is computed here, in the grader's process, by nbcourse (``one_hot``,
 ``n_parameters_naive``, ``CategoricalNB``, ``pob_linear_weights``, ``posterior_table``,
@@ -152,7 +152,7 @@ def _check_groups(result):
 
 
 ASSIGNMENT = Assignment(
-    name="03-two-models",
+    name="04-two-models",
     title="Two models for one categorical feature",
     questions=[
         Question("q1", "one-hot encoding", 2, [

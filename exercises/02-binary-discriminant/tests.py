@@ -1,4 +1,4 @@
-"""Tests of assignment 01: the two-class linear discriminant for independent binary features.
+"""Tests of assignment 02: the two-class linear discriminant for independent binary features.
 
 Duda, Hart & Stork (2001), §2.9.1. Every expected value is computed here, in the grader's
 process, by nbcourse (``two_class_discriminant``, ``estimate_binary``, ``cube_corners``);
@@ -69,7 +69,7 @@ X_SMALL, Y_SMALL = [[1, 0], [1, 1], [0, 0], [0, 1]], [1, 1, 2, 2]
 X_MID, Y_MID = _data(7, 40, 5)
 
 ASSIGNMENT = Assignment(
-    name="01-binary-discriminant",
+    name="02-binary-discriminant",
     title="A linear discriminant from independent binary features",
     questions=[
         Question("q1", "log-odds weights w_i", 2, [

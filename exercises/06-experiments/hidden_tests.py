@@ -1,4 +1,4 @@
-"""Hidden tests of assignment 04-experiments: instructor-only, never given to students.
+"""Hidden tests of assignment 06-experiments: instructor-only, never given to students.
 
 ``load_assignment`` runs this file in the namespace of ``tests.py`` (so it uses that file's
 imports and helpers) and appends ``HIDDEN[question]`` to each question's public tests. The
@@ -73,6 +73,6 @@ HIDDEN = {
     ],
     "q8": [
         Test("your own numbers", (Value("STUDENT_ID"), Value("my_pob")),
-             personal("04-experiments", "q8", _my_pob, rtol=1e-6), weight=3, hidden=True),
+             personal("06-experiments", "q8", _my_pob, rtol=1e-6), weight=3, hidden=True),
     ],
 }

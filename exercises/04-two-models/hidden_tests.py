@@ -1,4 +1,4 @@
-"""Hidden tests of assignment 03-two-models: instructor-only, never given to students.
+"""Hidden tests of assignment 04-two-models: instructor-only, never given to students.
 
 ``load_assignment`` runs this file in the namespace of ``tests.py`` (so it uses that file's
 imports and helpers) and appends ``HIDDEN[question]`` to each question's public tests. The
@@ -79,6 +79,6 @@ HIDDEN = {
     ],
     "q7": [
         Test("your own numbers", (Value("STUDENT_ID"), Value("my_theta")),
-             personal("03-two-models", "q7", _my_theta, rtol=1e-6), weight=3, hidden=True),
+             personal("04-two-models", "q7", _my_theta, rtol=1e-6), weight=3, hidden=True),
     ],
 }

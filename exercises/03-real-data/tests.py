@@ -1,4 +1,4 @@
-"""Tests of assignment 06: naive Bayes on the e-mail data (Duda, Hart & Stork 2001, §2.9.1).
+"""Tests of assignment 03: naive Bayes on the e-mail data (Duda, Hart & Stork 2001, §2.9.1).
 
 Every expected value is computed here, in the grader's process: the e-mails and their split by
 ``nbcourse.datasets.email_features`` and scikit-learn's ``train_test_split`` with the seed of the
@@ -94,7 +94,7 @@ W_SMALL, W0_SMALL = [1.5, -0.5, -2.0], 0.25
 X_CORR = [[1, 0, 1, 0], [1, 1, 1, 0], [0, 0, 0, 1], [0, 1, 0, 1], [1, 0, 0, 0], [0, 1, 1, 1]]
 
 ASSIGNMENT = Assignment(
-    name="06-real-data",
+    name="03-real-data",
     title="Naive Bayes on real e-mail",
     questions=[
         Question("q1", "Laplace estimates", 2, [

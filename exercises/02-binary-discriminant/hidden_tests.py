@@ -1,4 +1,4 @@
-"""Hidden tests of assignment 01-binary-discriminant: instructor-only, never given to students.
+"""Hidden tests of assignment 02-binary-discriminant: instructor-only, never given to students.
 
 ``load_assignment`` runs this file in the namespace of ``tests.py`` (so it uses that file's
 imports and helpers) and appends ``HIDDEN[question]`` to each question's public tests. The
@@ -64,6 +64,6 @@ HIDDEN = {
     ],
     "q7": [
         Test("your own numbers", (Value("STUDENT_ID"), Value("my_posterior")),
-             personal("01-binary-discriminant", "q7", _my_posterior, rtol=1e-6), weight=3, hidden=True),
+             personal("02-binary-discriminant", "q7", _my_posterior, rtol=1e-6), weight=3, hidden=True),
     ],
 }

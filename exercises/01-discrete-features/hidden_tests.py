@@ -1,4 +1,4 @@
-"""Hidden tests of assignment 05-discrete-features: instructor-only, never given to students.
+"""Hidden tests of assignment 01-discrete-features: instructor-only, never given to students.
 
 ``load_assignment`` runs this file in the namespace of ``tests.py`` (so it uses that file's
 imports and helpers) and appends ``HIDDEN[question]`` to each question's public tests. The
@@ -84,6 +84,6 @@ HIDDEN = {
     ],
     "q8": [
         Test("your own numbers", (Value("STUDENT_ID"), Value("my_empty")),
-             personal("05-discrete-features", "q8", _my_empty, rtol=1e-6), weight=3, hidden=True),
+             personal("01-discrete-features", "q8", _my_empty, rtol=1e-6), weight=3, hidden=True),
     ],
 }

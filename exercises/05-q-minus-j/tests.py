@@ -1,4 +1,4 @@
-"""Tests of assignment 02: Q^{-j}, f_j, its bounds and the PoB posterior (Williams 2024).
+"""Tests of assignment 05: Q^{-j}, f_j, its bounds and the PoB posterior (Williams 2024).
 
 Expected values are computed here, in the grader's process, by nbcourse (``q_minus_j``,
 ``f_j``, ``upper_bound``, ``lower_bound``, ``posterior_categorical``, ``posterior_pob``);
@@ -78,7 +78,7 @@ def _map_differs(pi_r, theta_c_r, theta_d_r, j_r):
 
 
 ASSIGNMENT = Assignment(
-    name="02-q-minus-j",
+    name="05-q-minus-j",
     title="Q^{-j}: what one-hot encoding does to naive Bayes",
     questions=[
         Question("q1", "Q^{-j}, computed carefully", 3, [

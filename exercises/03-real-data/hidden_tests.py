@@ -1,4 +1,4 @@
-"""Hidden tests of assignment 06-real-data: instructor-only, never given to students.
+"""Hidden tests of assignment 03-real-data: instructor-only, never given to students.
 
 ``load_assignment`` runs this file in the namespace of ``tests.py`` (so it uses that file's
 imports and helpers) and appends ``HIDDEN[question]`` to each question's public tests. The
@@ -69,6 +69,6 @@ HIDDEN = {
     ],
     "q6": [
         Test("your own numbers", (Value("STUDENT_ID"), Value("my_g")),
-             personal("06-real-data", "q6", _my_g, rtol=1e-6), weight=3, hidden=True),
+             personal("03-real-data", "q6", _my_g, rtol=1e-6), weight=3, hidden=True),
     ],
 }

@@ -1,4 +1,4 @@
-"""Hidden tests of assignment 02-q-minus-j: instructor-only, never given to students.
+"""Hidden tests of assignment 05-q-minus-j: instructor-only, never given to students.
 
 ``load_assignment`` runs this file in the namespace of ``tests.py`` (so it uses that file's
 imports and helpers) and appends ``HIDDEN[question]`` to each question's public tests. The
@@ -62,6 +62,6 @@ HIDDEN = {
     ],
     "q7": [
         Test("your own numbers", (Value("STUDENT_ID"), Value("my_q")),
-             personal("02-q-minus-j", "q7", _my_q, rtol=1e-6), weight=3, hidden=True),
+             personal("05-q-minus-j", "q7", _my_q, rtol=1e-6), weight=3, hidden=True),
     ],
 }
