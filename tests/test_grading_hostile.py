@@ -48,6 +48,8 @@ from nbcourse.grading.sandbox import Sandbox, _descendants, _own_cgroups
 
 LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,
                 max_procs=40, file_mb=32)
+# a flood is ended by the link's limit on the bytes it reads, not by the cell's time limit
+FLOOD_LIMITS = LIMITS.replace(cell_timeout=30)
 FULL = 10.0
 
 
@@ -428,7 +430,25 @@ def test_100_mb_of_output(assignment, tmp_path):
 
 def test_huge_exception_message(assignment, tmp_path):
     cells = solution_plus("raise ValueError('e' * 50_000_000)\n", at=3)
-    assert grade(assignment, cells, tmp_path).total == FULL
+    result = grade(assignment, cells, tmp_path)
+    assert result.status == "graded" and result.total == FULL, result.reason
+
+
+def test_huge_exception_message_is_cut_and_read(assignment, tmp_path):
+    """A 50 MB exception message raised by the cell that defines an answer: the link
+    cuts the reply's long strings, the grading process reads a reply of bounded size, the
+    answer counts and the note shows the start of the error. The cells have time enough
+    for the kernel to send a reply of 100 MB (message and traceback)."""
+    before = _peak_rss_mib()
+    cells = code_cells(EX01 / "solution.ipynb")
+    at = next(i for i, c in enumerate(cells) if c.startswith("useless_feature ="))
+    cells[at] += "\nraise ValueError('e' * 50_000_000)\n"
+    result = grade(assignment, cells, tmp_path, limits=LIMITS.replace(cell_timeout=60))
+    assert result.status == "graded" and result.total == FULL, result.reason
+    assert _peak_rss_mib() - before < 200  # a whole reply, read and decoded, is 200 MB
+    note = (f"q6: the cell that defines useless_feature (code cell {at + 1}) failed with "
+            f"ValueError: eeeeeeeeee")
+    assert note in result.reason and len(result.reason) < 400, result.reason
 
 
 def test_disk_filling_is_bounded(assignment, tmp_path):
@@ -687,7 +707,8 @@ def test_filling_the_scratch_directory_leaves_nothing_behind(level, assignment, 
 
 def test_huge_forged_repr_is_refused_before_parsing(assignment, tmp_path):
     """A display formatter that turns the probe's reply into millions of characters: under
-    the message limit it is refused by size before parsing, over it zmq drops it."""
+    the message limit it is refused by size before parsing, over it the link cuts it and
+    it is refused all the same."""
     import resource
 
     limits = LIMITS.replace(total_timeout=15)
@@ -714,13 +735,14 @@ def _peak_rss_mib():
 def test_flood_of_messages_to_the_grader_is_bounded(attack, level, assignment, tmp_path):
     """2.4 GB sent into the kernel's shell socket, addressed to the grader: the grading
     process's peak memory and processor time stay small, and the submission ends with a
-    reason that says why (its answers, all defined before the flood, do not count)."""
+    reason that says why (its answers, all defined before the flood, do not count). The
+    flooding cell has time enough to send past the link's limit on a busy machine."""
     import resource
 
     cpu_before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
     before = _peak_rss_mib()
     cells = solution_plus(FLOOD.format(mb=8, **attack), "x = 1\n")
-    result = grade(assignment, cells, tmp_path)
+    result = grade(assignment, cells, tmp_path, limits=FLOOD_LIMITS)
     assert _peak_rss_mib() - before < 300  # the memory the flood would take is 2.4 GB
     assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu_before < 10
     assert result.status == "error"
@@ -737,7 +759,7 @@ def test_gradescope_run_autograder_path(attack, tmp_path):
 
     from nbcourse.grading.gradescope import build_bundle
 
-    bundle = build_bundle(EX01, tmp_path / "bundle.zip", limits=LIMITS)
+    bundle = build_bundle(EX01, tmp_path / "bundle.zip", limits=FLOOD_LIMITS)
     root = tmp_path / "autograder"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
@@ -769,7 +791,7 @@ def test_a_flood_ends_only_its_own_submission(tmp_path):
     for i in range(2):
         notebook(solution_plus(), subs / f"honest{i}.ipynb")
     results = grade_batch(EX01, sorted(subs.iterdir()), tmp_path / "out", workers=1,
-                          limits=LIMITS, progress=None, allow_per_process_limits=True)
+                          limits=FLOOD_LIMITS, progress=None, allow_per_process_limits=True)
     by_name = {r.name: r for r in results}
     assert by_name["flood.ipynb"].status == "error"
     assert "the kernel sent the grader" in by_name["flood.ipynb"].reason
@@ -872,7 +894,7 @@ def test_hostile_batch_at_every_level(level_name, tmp_path):
     expected = _hostile_batch(subs)
     out = tmp_path / "out"
     cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01),
-           "--out", str(out), "--workers", "2", "--cell-timeout", "5", "--total-timeout", "30",
+           "--out", str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "30",
            "--memory-mb", "1024", str(subs)]
     env = {**os.environ, "PYTHONPATH": str(EX01.parents[1])}  # this checkout
     if level_name == "per-process-limits":
@@ -1070,7 +1092,7 @@ def test_normal_user_level(normal_user):
     out = work / "out"
     cmd = normal_user["prefix"] + [
         sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out",
-        str(out), "--workers", "2", "--cell-timeout", "5", "--total-timeout", "30", str(subs)]
+        str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "30", str(subs)]
     if not normal_user["tree_limits"]:
         refused = subprocess.run(cmd, capture_output=True, text=True, env=normal_user["env"],
                                  timeout=120)

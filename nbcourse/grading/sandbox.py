@@ -24,9 +24,10 @@ and more than one CPU). There is no weaker fallback.
 The grader reaches the kernel through Unix sockets inside the sandbox's own ``/tmp``, via
 ``/proc/<pid>/root``: nothing of a sandbox is ever written to the grader's filesystem. The
 connection itself lives in a *link* process per kernel (:mod:`nbcourse.grading._link`) with
-its own hard memory and CPU limits: whatever a kernel sends (a flood of messages, one
-message of endless parts) fills the link, never the grading process, which receives one
-bounded reply per request; a link that reaches its limits ends that submission
+its own hard memory and CPU limits, which reads what a kernel sends as a stream: one huge
+reply (a 50 MB exception message) comes back with its long strings cut, so the grading
+process receives one bounded reply per request; a kernel that sends more than the link's
+limit of bytes or of messages that answer nothing (a flood) ends that submission
 (:class:`Flood`).
 """
 
@@ -52,10 +53,10 @@ __all__ = ["Flood", "Isolation", "IsolationError", "KernelDied", "Reply", "Sandb
 
 KERNEL_SOURCE = (Path(__file__).with_name("_kernel.py")).read_text(encoding="utf-8")
 LINK_SOURCE = (Path(__file__).with_name("_link.py")).read_text(encoding="utf-8")
-MAX_MESSAGE = 10 * 1024 * 1024  # a reply larger than this is dropped by the link, unparsed
+MAX_MESSAGE = 10 * 1024 * 1024  # a reply's content, once the link has cut its long strings
 MAX_LINK_BYTES = 32 * MAX_MESSAGE  # all a kernel may send its link, replies included
 MAX_STRAYS = 1000  # messages a kernel may send that answer no request
-LINK_MEMORY_MB = 192  # the link's address space beyond what it holds at its start
+LINK_MEMORY_MB = 64  # the link's address space beyond what it holds at its start
 SANDBOX_UID = 65534  # the kernel's uid inside its user namespace
 SCRATCH = "/tmp"
 PER_PROCESS_RISK = (
@@ -465,7 +466,7 @@ class Sandbox:
     def _connect(self, info, key):
         """Start the link process (:mod:`nbcourse.grading._link`) that holds the connection
         to the kernel: whatever the kernel sends fills it, never this process."""
-        config = {"endpoint": f"ipc:///proc/{self.child}/root{info['ip']}-{info['shell_port']}",
+        config = {"path": f"/proc/{self.child}/root{info['ip']}-{info['shell_port']}",
                   "key": key, "max_message": MAX_MESSAGE, "max_bytes": MAX_LINK_BYTES,
                   "max_strays": MAX_STRAYS, "memory_mb": LINK_MEMORY_MB,
                   "cpu_seconds": self.cpu_seconds, "parent": os.getpid()}
