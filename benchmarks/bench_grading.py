@@ -11,9 +11,10 @@ code; ``--baseline``, default the commit before the sandbox changed):
 and for this tree only, the peak resident memory of the grading side on a batch of hostile
 submissions (forged huge replies, 2.4 GB of messages sent to the grader, a line that makes a
 backtracking pattern take cubic time, a 19 MB string in the notebook, memory split over
-processes, FIFOs, symbolic links, scratch filling): the batch process, each worker and each
-link process (which holds one kernel's connection), sampled while the batch runs, and the
-processor time of the batch process and its workers.
+processes, FIFOs, symbolic links, scratch filling, an exception with a 50 MB message): the
+batch process, each worker and each link process (which holds one kernel's connection), and
+the sum of them all, sampled while the batch runs, and the processor time of the batch
+process and its workers.
 
     .venv/bin/python benchmarks/bench_grading.py [--copies 40] [--workers 2] [--starts 10]
 
@@ -99,6 +100,7 @@ HOSTILE = textwrap.dedent("""
         notebook(sol + [HUGE_REPR.format(n=n)], subs / f"repr{i}.ipynb")
     notebook(sol[:3] + [MEMORY_SPLIT.format(n=4, mb=300)] + sol[3:], subs / "memory.ipynb")
     notebook(sol[:3] + [FILL_SCRATCH] + sol[3:], subs / "fill.ipynb")
+    notebook(sol[:3] + ["raise ValueError('e' * 50_000_000)"] + sol[3:], subs / "raise.ipynb")
     notebook(sol + [FLOOD.format(mb=8, n=300, parts=0)], subs / "flood-many.ipynb")
     notebook(sol + [FLOOD.format(mb=8, n=0, parts=300)], subs / "flood-parts.ipynb")
     notebook(sol + [" " * 200_000 + "x = 1"], subs / "spaces.ipynb")
@@ -107,12 +109,13 @@ HOSTILE = textwrap.dedent("""
     (subs / "zero.ipynb").symlink_to("/dev/zero")
     for i in range(4):
         notebook(sol, subs / f"honest{i}.ipynb")
-    peaks = {"worker": 0.0, "link": 0.0}
+    peaks = {"worker": 0.0, "link": 0.0, "all": 0.0}
     cpu = {}
     done = threading.Event()
 
-    def sample():  # the peak (VmHWM) of every worker and link process, while it runs
-        while not done.wait(0.05):
+    def sample():  # the peak (VmHWM) of every worker and link process, while it runs, and
+        while not done.wait(0.05):  # of the resident memory of them all with this process
+            now = 0.0
             for pid in filter(str.isdigit, os.listdir("/proc")):
                 try:
                     with open(f"/proc/{pid}/cmdline", "rb") as f:
@@ -126,10 +129,14 @@ HOSTILE = textwrap.dedent("""
                 kind = ("worker" if b"nbcourse.grading.grader" in cmd and b"--worker" in cmd
                         else "link" if b"connection to one kernel" in cmd else None)
                 hwm = [line for line in status.splitlines() if line.startswith("VmHWM:")]
+                rss = [line for line in status.splitlines() if line.startswith("VmRSS:")]
                 if kind and hwm:
                     peaks[kind] = max(peaks[kind], int(hwm[0].split()[1]) / 1024)
+                if (kind or int(pid) == os.getpid()) and rss:
+                    now += int(rss[0].split()[1]) / 1024
                 if kind == "worker":
                     cpu[pid] = sum(map(int, ticks)) / os.sysconf("SC_CLK_TCK")
+            peaks["all"] = max(peaks["all"], now)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
@@ -143,12 +150,14 @@ HOSTILE = textwrap.dedent("""
     print(json.dumps({
         "seconds": time.perf_counter() - start, "n": len(results),
         "honest_full": sum(r.total == r.max_score for r in results if "honest" in r.name),
+        "raise": by_name["raise.ipynb"].status + f" {by_name['raise.ipynb'].total:g}/"
+                 f"{by_name['raise.ipynb'].max_score:g}",
         "flood": [by_name[n].status + ": " + by_name[n].reason[-90:]
                   for n in ("flood-many.ipynb", "flood-parts.ipynb")],
         "grader_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "grader_cpu": resource.getrusage(resource.RUSAGE_SELF).ru_utime
                       + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
-        "worker_mib": peaks["worker"], "link_mib": peaks["link"],
+        "worker_mib": peaks["worker"], "link_mib": peaks["link"], "all_mib": peaks["all"],
         "worker_cpu": sum(cpu.values())}))
 """)
 
@@ -204,11 +213,13 @@ def main():
         print(f"\nhostile batch ({h['n']} submissions, {h['honest_full']}/4 honest ones with full "
               f"marks) in {h['seconds']:.1f} s")
         print(f"  peak resident memory: batch process {h['grader_mib']:.0f} MiB, largest worker "
-              f"{h['worker_mib']:.0f} MiB, largest link {h['link_mib']:.0f} MiB")
+              f"{h['worker_mib']:.0f} MiB, largest link {h['link_mib']:.0f} MiB; all of them "
+              f"at once {h['all_mib']:.0f} MiB at most (sampled every 50 ms)")
         print(f"  processor time: batch process {h['grader_cpu']:.1f} s, workers "
               f"{h['worker_cpu']:.1f} s")
         for line in h["flood"]:
             print(f"  flood: {line}")
+        print(f"  50 MB exception message: {h['raise']}")
 
 
 if __name__ == "__main__":
