@@ -894,7 +894,7 @@ def test_hostile_batch_at_every_level(level_name, tmp_path):
     expected = _hostile_batch(subs)
     out = tmp_path / "out"
     cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01),
-           "--out", str(out), "--workers", "2", "--cell-timeout", "5", "--total-timeout", "30",
+           "--out", str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "90",
            "--memory-mb", "1024", str(subs)]
     env = {**os.environ, "PYTHONPATH": str(EX01.parents[1])}  # this checkout
     if level_name == "per-process-limits":
@@ -1092,7 +1092,7 @@ def test_normal_user_level(normal_user):
     out = work / "out"
     cmd = normal_user["prefix"] + [
         sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out",
-        str(out), "--workers", "2", "--cell-timeout", "5", "--total-timeout", "30", str(subs)]
+        str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "90", str(subs)]
     if not normal_user["tree_limits"]:
         refused = subprocess.run(cmd, capture_output=True, text=True, env=normal_user["env"],
                                  timeout=120)
