@@ -113,8 +113,10 @@ HOSTILE = textwrap.dedent("""
     cpu = {}
     done = threading.Event()
 
-    def sample():  # the peak (VmHWM) of every worker and link process, while it runs, and
-        while not done.wait(0.05):  # of the resident memory of them all with this process
+    # the peak (VmHWM) of every worker and link process while it runs, and the peak of the
+    # memory of them all with this process at once (PSS: a shared page is counted once)
+    def sample():
+        while not done.wait(0.05):
             now = 0.0
             for pid in filter(str.isdigit, os.listdir("/proc")):
                 try:
@@ -129,11 +131,17 @@ HOSTILE = textwrap.dedent("""
                 kind = ("worker" if b"nbcourse.grading.grader" in cmd and b"--worker" in cmd
                         else "link" if b"connection to one kernel" in cmd else None)
                 hwm = [line for line in status.splitlines() if line.startswith("VmHWM:")]
-                rss = [line for line in status.splitlines() if line.startswith("VmRSS:")]
+                pss = []
+                if kind or int(pid) == os.getpid():
+                    try:
+                        with open(f"/proc/{pid}/smaps_rollup") as f:
+                            pss = [line for line in f if line.startswith("Pss:")]
+                    except OSError:
+                        pass
                 if kind and hwm:
                     peaks[kind] = max(peaks[kind], int(hwm[0].split()[1]) / 1024)
-                if (kind or int(pid) == os.getpid()) and rss:
-                    now += int(rss[0].split()[1]) / 1024
+                if pss:
+                    now += int(pss[0].split()[1]) / 1024
                 if kind == "worker":
                     cpu[pid] = sum(map(int, ticks)) / os.sysconf("SC_CLK_TCK")
             peaks["all"] = max(peaks["all"], now)
@@ -151,7 +159,7 @@ HOSTILE = textwrap.dedent("""
         "seconds": time.perf_counter() - start, "n": len(results),
         "honest_full": sum(r.total == r.max_score for r in results if "honest" in r.name),
         "raise": by_name["raise.ipynb"].status + f" {by_name['raise.ipynb'].total:g}/"
-                 f"{by_name['raise.ipynb'].max_score:g}",
+                 f"{by_name['raise.ipynb'].max_score:g} " + by_name["raise.ipynb"].reason[:200],
         "flood": [by_name[n].status + ": " + by_name[n].reason[-90:]
                   for n in ("flood-many.ipynb", "flood-parts.ipynb")],
         "grader_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -214,7 +222,8 @@ def main():
               f"marks) in {h['seconds']:.1f} s")
         print(f"  peak resident memory: batch process {h['grader_mib']:.0f} MiB, largest worker "
               f"{h['worker_mib']:.0f} MiB, largest link {h['link_mib']:.0f} MiB; all of them "
-              f"at once {h['all_mib']:.0f} MiB at most (sampled every 50 ms)")
+              f"at once {h['all_mib']:.0f} MiB at most (proportional set size, sampled every "
+              f"50 ms)")
         print(f"  processor time: batch process {h['grader_cpu']:.1f} s, workers "
               f"{h['worker_cpu']:.1f} s")
         for line in h["flood"]:
