@@ -16,7 +16,8 @@ __all__ = ["gradescope_main", "grade_main", "merge_main"]
 def _limit_options(parser):
     group = parser.add_argument_group("limits (default: the assignment's own)")
     group.add_argument("--cell-timeout", type=float, help="seconds per cell")
-    group.add_argument("--total-timeout", type=float, help="seconds per submission")
+    group.add_argument("--total-timeout", type=float,
+                       help="seconds for all cells of a submission (the checks have their own)")
     group.add_argument("--probe-timeout", type=float, help="seconds per checked call")
     group.add_argument("--memory-mb", type=int, help="address-space limit of a kernel (MiB)")
     group.add_argument("--max-procs", type=int, help="processes and threads per kernel")

@@ -40,7 +40,7 @@ from pathlib import Path
 from . import probe as probe_module
 from . import variants
 from .assignment import MAX_PAYLOAD, Assignment, Limits, load_assignment, parse_results
-from .sandbox import IsolationError, KernelDied, Sandbox, require_isolation
+from .sandbox import Flood, IsolationError, KernelDied, Sandbox, require_isolation
 
 __all__ = ["BatchResults", "GradeResult", "IsolationError", "NotebookError", "grade_batch",
            "grade_notebook", "output_names", "read_code_cells"]
@@ -68,6 +68,9 @@ class GradeResult:
     seconds: float = 0.0
     feedback: dict[str, list[dict]] = field(default_factory=dict)
     identity: dict = field(default_factory=dict)  # variants.id_status
+    # what the student may see before publication: the status and notes as they stood
+    # before any hidden test ran (None: the same as status and reason)
+    shown: list[str] | None = None
 
     @property
     def total(self):
@@ -80,7 +83,7 @@ class GradeResult:
     def to_dict(self):
         return {"name": self.name, "scores": self.scores, "max_scores": self.max_scores,
                 "status": self.status, "reason": self.reason, "seconds": self.seconds,
-                "feedback": self.feedback, "identity": self.identity}
+                "feedback": self.feedback, "identity": self.identity, "shown": self.shown}
 
     @classmethod
     def from_dict(cls, data):
@@ -217,29 +220,57 @@ def parse_str_repr(text, limit=MAX_PAYLOAD):
 
 def _cell_error(reply):
     """``"SyntaxError: invalid syntax (line 3)"`` from a failed cell's reply, without the
-    kernel's temporary file name."""
-    import re
+    kernel's temporary file name (``(<file>, line 3)`` at the end). Linear in the text.
 
-    value = re.sub(r"\((?:[^()]*), line (\d+)\)$", r"(line \1)", reply.evalue.strip())
+    >>> from types import SimpleNamespace as R
+    >>> _cell_error(R(ename="SyntaxError", evalue="invalid syntax (/tmp/x.py, line 3)"))
+    'SyntaxError: invalid syntax (line 3)'
+    """
+    value = reply.evalue.strip()
+    head, paren, tail = value.rpartition("(")
+    where, comma, line = tail.rpartition(", line ")
+    if paren and comma and ")" not in where and line.endswith(")") and line[:-1].isdigit() \
+            and line[:-1].isascii():
+        value = f"{head}(line {line}"
     return clip(f"{reply.ename}: {value}" if value else reply.ename or "error", 200)
 
 
-def _defines(source, name):
-    from .check import _defines as defines
+def _defined(cells):
+    """``defined(i)``: the names code cell ``i`` defines, found once per cell."""
+    from .check import defined_names
 
-    return defines(source, name)
+    found = {}
+
+    def defined(i):
+        if i not in found:
+            found[i] = defined_names(cells[i])
+        return found[i]
+
+    return defined
+
+
+def probe_seconds(questions, limits):
+    """The time reserved for evaluating the probes of ``questions``, beyond the total time
+    limit of the cells: ``probe_timeout`` per probe and 5 s per question."""
+    return sum(limits.probe_timeout * len(q.probes()) + 5.0 for q in questions)
 
 
 class _Run:
-    """State of one submission's kernel: executed cells, restarts, notes, deadline.
+    """State of one submission's kernel: executed cells, restarts, notes, deadlines.
 
-    Starting, restarting and replaying all count against the one total deadline.
+    Starting, restarting and replaying all count against the one total deadline of the
+    cells; the probes have a budget of their own (:func:`probe_seconds`), so that a
+    notebook whose later cells use up the total time still has its answers checked.
     """
 
     def __init__(self, limits, cells, tree_limits, questions=()):
         self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
         self.questions = list(questions)
+        self.defined = _defined(cells)
+        self.reserve = probe_seconds(self.questions, limits)
         self.deadline = time.monotonic() + limits.total_timeout
+        self.probe_deadline = None  # set when the probes start
+        self.hidden_failed = False  # a hidden test's probes ended the grading
         self.executed: list[int] = []
         self.errors: dict[int, str] = {}  # cell index -> "SyntaxError: ..." on its first run
         self.notes: list[str] = []
@@ -253,14 +284,13 @@ class _Run:
         """``"cell 3 timed out (q1)"``: the note for code cell ``i`` naming the questions
         whose probed answers it defines (or that it defines none)."""
         names = [q.name for q in self.questions
-                 if any(_defines(self.cells[i], name)
-                        for name in dict.fromkeys(p[1] for p in q.probes()))]
+                 if any(p[1] in self.defined(i) for p in q.probes())]
         return f"cell {i + 1} {what} ({', '.join(names) if names else 'no graded answer'})"
 
     def start(self):
         if self.remaining() <= 0:
             raise KernelDied("total time limit reached before the kernel started")
-        self.sandbox = Sandbox(self.limits, self.tree_limits)
+        self.sandbox = Sandbox(self.limits, self.tree_limits, extra_seconds=self.reserve)
         self.sandbox.start(timeout=min(30.0, self.remaining()))
 
     def restart(self):
@@ -327,26 +357,33 @@ class _Run:
         for name in dict.fromkeys(p[1] for p in question.probes()):
             last = None  # (cell, error) of the latest cell that defines name, if it failed
             for i in sorted(self.executed):
-                if _defines(self.cells[i], name):
+                if name in self.defined(i):
                     last = (i, self.errors[i]) if i in self.errors else None
             if last is not None:
                 notes.append(f"{question.name}: the cell that defines {name} (code cell "
                              f"{last[0] + 1}) failed with {last[1]}")
         return notes
 
-    def extract(self, question):
-        """Evaluate the question's probes; return one result record per probe."""
-        probes = question.probes()
+    def extract(self, question, tests=None, label=None):
+        """Evaluate the probes of ``tests`` (by default all of the question's); return one
+        result record per probe."""
+        probes = [p.as_tuple() for t in (question.tests if tests is None else tests)
+                  for p in t.probes]
+        if not probes:
+            return []
         missing = [{"ok": False, "error": "no result from the notebook"}] * len(probes)
-        if self.sandbox is None or self.remaining() <= 0:
+        if self.probe_deadline is None:
+            self.probe_deadline = time.monotonic() + self.reserve
+        left = self.probe_deadline - time.monotonic()
+        if self.sandbox is None or left <= 0:
             return missing
         nonce = secrets.token_hex(16)
         expression = probe_expression(probes, nonce, self.limits.probe_timeout)
-        timeout = min(self.remaining(), self.limits.probe_timeout * len(probes) + 5.0)
+        timeout = min(left, self.limits.probe_timeout * len(probes) + 5.0)
         reply = self.sandbox.execute("", max(timeout, 0.0), {"r": expression}, silent=True)
         if reply.status != "ok":
             failed = "timed out" if reply.status == "timeout" else "failed"
-            self.notes.append(f"{question.name}: checking {failed}")
+            self.notes.append(f"{label or question.name}: checking {failed}")
             if self._broken(reply):
                 self.restart()
             return missing
@@ -354,7 +391,8 @@ class _Run:
         try:
             return parse_results(text, nonce, len(probes))
         except ValueError as exc:
-            self.notes.append(f"{question.name}: unreadable results ({clip(exc, 200)})")
+            self.notes.append(f"{label or question.name}: unreadable results "
+                              f"({clip(exc, 200)})")
             return missing
 
     def close(self):
@@ -371,6 +409,37 @@ def _claim(assignment, records_by_question):
             if probe == ("value", "STUDENT_ID"):
                 return record
     return None
+
+
+def _extract_all(run, assignment):
+    """The result records of every question, public tests first: the probes of every
+    public test of every question run before any hidden test's, so nothing a hidden test
+    passes to the student's code can reach what is shown of a public test. Returns the
+    records and the notes made before the first hidden probe."""
+    records = {q.name: [None] * len(q.probes()) for q in assignment.questions}
+    missing = {"ok": False, "error": "no result from the notebook"}
+
+    def place(question, hidden):
+        tests = [t for t in question.tests if t.hidden is hidden]
+        got = iter(run.extract(question, tests,
+                               f"{question.name} (hidden tests)" if hidden else None))
+        i = 0
+        for t in question.tests:
+            for _ in t.probes:
+                if t.hidden is hidden:
+                    records[question.name][i] = next(got, missing)
+                i += 1
+
+    for q in assignment.questions:
+        place(q, False)
+    shown = list(run.notes)
+    try:
+        for q in assignment.questions:
+            place(q, True)
+    except Flood as exc:  # keeps what the public tests found
+        run.notes.append(f"grading stopped: {clip(exc, 300)}")
+        run.hidden_failed = True
+    return {k: [r or missing for r in v] for k, v in records.items()}, shown
 
 
 def _score(assignment, name, records_by_question, status, reason, seconds, identity=None):
@@ -446,22 +515,37 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
         run.run_cells()
         for q in assignment.questions:
             run.notes.extend(run.failed_definitions(q))
-        records = {q.name: run.extract(q) for q in assignment.questions}
-        status = "graded"
+        records, shown = _extract_all(run, assignment)
+        status = "error" if run.hidden_failed else "graded"
+        shown = ["graded", clip("; ".join(shown))]
+    except Flood as exc:  # the kernel sent more than the grader's link to it may hold
+        records, status, shown = empty, "error", None
+        run.notes.append(f"grading stopped: {clip(exc, 300)}")
     except (KernelDied, OSError) as exc:
-        records, status = empty, "error"
+        records, status, shown = empty, "error", None
         run.notes.append(f"sandbox failure: {clip(exc, 300)}")
     finally:
         run.close()
-    return _score(assignment, name, records, status, "; ".join(run.notes),
-                  time.monotonic() - start, identity)
+    result = _score(assignment, name, records, status, "; ".join(run.notes),
+                    time.monotonic() - start, identity)
+    if shown is not None and any(t.hidden for q in assignment.questions for t in q.tests):
+        result.shown = shown
+    return result
 
 
 # --- output files ----------------------------------------------------------------------
 
 
 def gradescope_results(result):
-    """Gradescope's results.json for one :class:`GradeResult` (hidden values never shown)."""
+    """Gradescope's results.json for one :class:`GradeResult`.
+
+    Nothing shown before publication depends on a hidden test: hidden tests are one entry
+    per question, visible ``after_published``, named by number only (a name may describe
+    an input); the total score, which counts hidden passes, is visible after publication
+    too; the output shows the status and notes as they stood before the first hidden probe
+    ran; and the execution time, which a submission can vary with a hidden input, is not
+    written.
+    """
     tests = []
     for qname, items in result.feedback.items():
         for hidden in (False, True):
@@ -470,20 +554,23 @@ def gradescope_results(result):
                 continue
             max_score = sum(f["points"] for f in part)
             score = sum(f["points"] for f in part if f["passed"])
-            lines = [f"{'PASS' if f['passed'] else 'FAIL'} {clip(f['test'], 200)}"
-                     + ("" if hidden or f["passed"] else f": {clip(f['message'], 500)}")
-                     for f in part]
+            lines = [f"{'PASS' if f['passed'] else 'FAIL'} hidden test {k}" if hidden else
+                     f"{'PASS' if f['passed'] else 'FAIL'} {clip(f['test'], 200)}"
+                     + ("" if f["passed"] else f": {clip(f['message'], 500)}")
+                     for k, f in enumerate(part, 1)]
             tests.append({"name": f"{qname} ({'hidden' if hidden else 'public'} tests)",
                           "score": round(score, 4), "max_score": round(max_score, 4),
                           "output": "\n".join(lines),
                           "visibility": "after_published" if hidden else "visible"})
-    reason = clip(result.reason)
-    output = (f"Status: {result.status}." + (f" {reason}" if reason else "")
+    status, reason = result.shown or (result.status, result.reason)
+    reason = clip(reason)
+    output = (f"Status: {status}." + (f" {reason}" if reason else "")
               + (f" {variants.describe(result.identity)}" if result.identity else ""))
-    data = {"score": round(result.total, 4), "output": output, "tests": tests,
-            "execution_time": round(result.seconds, 3)}
+    data = {"score": round(result.total, 4), "output": output, "tests": tests}
     if result.identity:
         data["extra_data"] = {"identity": result.identity}  # Gradescope keeps it, unshown
+    if any(f["hidden"] for items in result.feedback.values() for f in items):
+        data["visibility"] = "after_published"  # the total counts hidden passes
     return data
 
 
@@ -559,12 +646,30 @@ def gradebook_row(result):
 _RESERVED = {"grades.csv", "results.json", "written-answers.csv", "written-answers.html"}
 
 
+def accented_latin(char):
+    """Whether the non-ASCII ``char`` is a Latin letter with accents (é, ñ, ö: an ASCII
+    letter and combining marks, in its composed form), which no reader takes for a plain
+    ASCII letter. Every other non-ASCII letter or digit may look like one (Cyrillic а,
+    Greek ο, fullwidth ａ, dotless ı, the Ångström sign Å) and is shown escaped.
+
+    >>> [accented_latin(c) for c in "éÅ\u0430\u03bf\uff41\u0131\u212b\u0451"]
+    [True, True, False, False, False, False, False, False]
+    """
+    if unicodedata.normalize("NFC", char) != char:
+        return False
+    parts = unicodedata.normalize("NFD", char)
+    return (len(parts) > 1 and parts[0].isascii() and parts[0].isalpha()
+            and all(unicodedata.combining(c) for c in parts[1:]))
+
+
 def _safe_component(part):
     """Percent-encode one path component so that the encoding is injective and the result
-    is a plain, printable file name that is neither hidden nor an output file's name."""
+    is a plain, printable file name that is neither hidden nor an output file's name, in
+    which no character looks like an ASCII letter or digit that it is not."""
     out = []
     for i, char in enumerate(part):
-        keep = (char.isalnum() and char.isprintable()) or char in "-_" or (char == "." and i)
+        keep = (char.isalnum() and (char.isascii() or accented_latin(char))) \
+            or char in "-_" or (char == "." and i)
         raw = char.encode("utf-8", "surrogateescape")  # a byte of a non-UTF-8 name is kept
         out.append(char if keep else "".join(f"%{b:02X}" for b in raw))
     safe = "".join(out)
@@ -583,7 +688,10 @@ def output_names(paths, base=None):
     default the folder the paths share), one percent-encoded component per folder (so
     per-student folders are kept), never ``.``/``..``, never hidden, never an output file's
     name (``grades.csv``, ``results.json``, the written-answers files). Any byte sequence
-    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other.
+    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other. Names
+    that look alike stay visibly distinct: a non-ASCII character that could be taken for
+    an ASCII one (Cyrillic а in ``аlice``) is percent-encoded (``%D0%B0lice``); accented
+    Latin letters (é) are kept.
 
     >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
     ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
@@ -592,6 +700,8 @@ def output_names(paths, base=None):
     >>> output_names(["s/a/hw.ipynb"], base="s"), output_names([b"s/caf\\xe9.ipynb".decode(
     ...     "utf-8", "surrogateescape")])
     (['a/hw.ipynb'], ['caf%E9.ipynb'])
+    >>> output_names(["s/alice.ipynb", "s/\u0430lice.ipynb"])
+    ['alice.ipynb', '%D0%B0lice.ipynb']
     """
     absolute = [os.path.abspath(os.fspath(p)) for p in paths]
     if len(set(absolute)) != len(absolute):
@@ -802,7 +912,8 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
     lock = threading.Lock()
     done = [0]
     width = len(str(len(todo)))
-    timeout = limits.total_timeout + 30.0  # the worker enforces the total itself
+    # the worker enforces the total and the probes' own budget itself
+    timeout = limits.total_timeout + probe_seconds(assignment.questions, limits) + 30.0
 
     def finish(i, result):
         """Record one submission: written answers, its row, then results.json (last: its

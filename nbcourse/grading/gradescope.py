@@ -156,17 +156,21 @@ def _pick_submission(folder, name):
 
 def shown_name(path):
     r"""A file name to show: printable characters kept, anything else (control, format and
-    bidirectional characters, bytes that are not UTF-8) escaped as in Python (``\u202e``),
-    cut to 100 characters.
+    bidirectional characters, bytes that are not UTF-8, a letter that looks like an ASCII
+    one it is not, as Cyrillic ``а``) escaped as in Python (``\u202e``), cut to 100
+    characters.
 
-    >>> shown_name("a\u202eb\udce9.ipynb")
-    'a\\u202eb\\xe9.ipynb'
+    >>> shown_name("a\u202eb\udce9.ipynb"), shown_name("\u0430lice-é.ipynb")
+    ('a\\u202eb\\xe9.ipynb', '\\u0430lice-é.ipynb')
     """
+    from .grader import accented_latin
+
     out = []
     for c in str(path)[:100]:
         if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
             out.append(f"\\x{ord(c) - 0xDC00:02x}")
-        elif c.isprintable() and c != "\\":
+        elif c.isprintable() and c != "\\" and (c.isascii() or not c.isalnum()
+                                                or accented_latin(c)):
             out.append(c)
         else:
             out.append(c.encode("unicode_escape").decode("ascii"))

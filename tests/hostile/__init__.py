@@ -426,3 +426,39 @@ for _cell in _cells:
         except Exception:
             pass
 '''
+
+# Messages straight into the kernel's shell socket, addressed to the grader: {n} messages of
+# {mb} MiB each, and one message of {parts} parts of {mb} MiB. A grader that buffers what its
+# kernel sends grows by gigabytes; the submission still defines every answer first.
+FLOOD = r'''
+_kernel = get_ipython().kernel
+_ident = _kernel._parent_ident["shell"]
+_sock = _kernel.shell_stream.socket
+_blob = b"x" * ({mb} * 2**20)
+for _ in range({n}):
+    _sock.send_multipart([*_ident, _blob])
+_sock.send_multipart([*_ident] + [_blob] * {parts})
+'''
+
+# Functions that remember every call and show the calls made before them, newest first, in
+# what a public test prints: the value they return and the message of what they raise. A
+# grader that calls a hidden test's function before a public test's shows the hidden inputs.
+SPY = r'''
+import json
+import numpy as np
+_seen = []
+
+def _remember(name, *args):
+    text = json.dumps(_seen[::-1])
+    _seen.append([name, *[np.asarray(a).tolist() for a in args]])
+    return text
+
+def log_odds_weights(p, q):
+    raise ValueError(_remember("log_odds_weights", p, q))
+
+def bias(p, q, prior1):
+    raise ValueError(_remember("bias", p, q, prior1))
+
+def laplace_estimates(X, y, alpha):
+    return _remember("laplace_estimates", X, y, alpha)
+'''
