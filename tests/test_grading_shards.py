@@ -195,10 +195,12 @@ def dask_cluster(tmp_path):
                                       stdout=log, stderr=subprocess.STDOUT))
 
     start("scheduler", ["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
-                        address.rsplit(":", 1)[1], "--no-dashboard"])
+                        address.rsplit(":", 1)[1], "--no-dashboard", "--preload",
+                        "nbcourse.grading.shards"])
     for i in range(2):
         start(f"worker{i}", ["distributed.cli.dask_worker", address, "--nthreads", "1",
                              "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{i}",
+                             "--preload", "nbcourse.grading.shards",
                              "--local-directory", str(tmp_path / f"w{i}")])
     try:
         with Client(address, timeout=120) as client:

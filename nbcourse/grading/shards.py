@@ -32,7 +32,6 @@ import re
 from pathlib import Path
 
 from .gradebook import BATCH, GRADES, STATE, OutputFolder
-from .written import WrittenExport, read_written_csv
 
 __all__ = ["PER_RUN", "grade_on_dask", "grade_shard", "merge_shards", "parse_shard",
            "shard_of", "shard_plan"]
@@ -169,6 +168,7 @@ def merge_shards(out_dir, shard_dirs, progress=None):
     one batch of one assignment, if two folders hold the same shard or the same
     submission, or if a shard has not finished."""
     from .grader import _write_atomic
+    from .written import read_written_csv
 
     shard_dirs = [Path(d) for d in shard_dirs]
     if not shard_dirs:
@@ -284,11 +284,13 @@ def merge_shards(out_dir, shard_dirs, progress=None):
     return len(ordered)
 
 
-class _Export(WrittenExport):
-    """``written-answers.csv`` and ``.html`` written from rows already read."""
+def _Export(out_dir):  # noqa: N802 - the written module is imported on first use
+    """``written-answers.csv`` and ``.html`` to be written from rows already read."""
+    from .written import WrittenExport
 
-    def __init__(self, out_dir):
-        self.out_dir, self.rows, self.questions = Path(out_dir), {}, True
+    export = WrittenExport.__new__(WrittenExport)
+    export.out_dir, export.rows, export.questions = Path(out_dir), {}, True
+    return export
 
 
 # --- Dask distributed ------------------------------------------------------------------
@@ -314,7 +316,7 @@ def grade_on_dask(scheduler, assignment_dir, notebooks, out_dir, shards=None, li
     ``scheduler`` (``tcp://host:8786``, or a ``distributed.Client``) and merge it into
     ``out_dir``; return the number of submissions.
 
-    The batch splits into ``shards`` shards (default: 4 per worker thread of the cluster,
+    The batch splits into ``shards`` shards (default: 2 per worker thread of the cluster,
     at most one per submission); each is one task, which grades its shard into
     ``out_dir/.nbcourse/shards/K-of-N`` with the sandbox of the machine it runs on. The
     submissions and ``out_dir`` must be on storage that every worker sees at the same
@@ -332,7 +334,7 @@ def grade_on_dask(scheduler, assignment_dir, notebooks, out_dir, shards=None, li
     try:
         if shards is None:
             threads = sum(client.nthreads().values())
-            shards = max(1, min(len(notebooks), 4 * max(1, threads)))
+            shards = max(1, min(len(notebooks), 2 * max(1, threads)))
         if not isinstance(shards, int) or isinstance(shards, bool) or shards < 1:
             raise ValueError(f"argument --shards: expected an integer >= 1, got {shards!r}")
         base, names, _ = shard_plan(notebooks, shards, base)
@@ -369,7 +371,7 @@ def shard_options(parser):
                             "--out; submissions and --out must be on storage every worker "
                             "sees at the same path")
     group.add_argument("--shards", type=int, metavar="N",
-                       help="with --dask: number of shards (default 4 per worker thread)")
+                       help="with --dask: number of shards (default 2 per worker thread)")
 
 
 def run_sharded(parser, args, assignment, notebooks, limits):
