@@ -80,15 +80,36 @@ def _snapshot(out):
 
 
 @pytest.fixture(scope="module")
-def single(tmp_path_factory):
-    """One run on one machine over the batch: (submissions, output snapshot)."""
+def single_run(tmp_path_factory):
+    """One run on one machine over the batch: (submissions, output folder)."""
     tmp = tmp_path_factory.mktemp("single")
     subs = _batch(tmp / "subs")
     results = grade_batch(EX01, subs, tmp / "out", workers=2, limits=LIMITS, progress=None)
     statuses = {r.name: r.status for r in results}
     assert statuses["broken.ipynb"] == "invalid" and statuses["ada.ipynb"] == "graded"
     assert len({r.total for r in results}) >= 3  # the batch has different totals
-    return subs, _snapshot(tmp / "out")
+    return subs, tmp / "out"
+
+
+@pytest.fixture(scope="module")
+def single(single_run):
+    """(submissions, snapshot of the output of one run)."""
+    subs, out = single_run
+    return subs, _snapshot(out)
+
+
+def _score_written(out, tmp_path):
+    """Score the written answer of two submissions with grade-merge."""
+    with open(out / "written-answers.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    rows[0].update(points="1.5", max_points="2", comment="Right threshold.")
+    rows[-1].update(points="0.5", comment="=no reason")
+    scores = tmp_path / "scores.csv"
+    with open(scores, "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    assert main(["grade-merge", "--out", str(out), str(scores)]) == 0
 
 
 # --- the rule --------------------------------------------------------------------------
@@ -129,7 +150,7 @@ def test_shard_rule_is_stable_total_and_independent_of_order_and_machine(tmp_pat
 # --- merge equals one run ----------------------------------------------------------------
 
 
-def test_merged_shards_equal_one_run_also_with_a_resumed_shard(single, tmp_path):
+def test_merged_shards_equal_one_run_also_with_a_resumed_shard(single, single_run, tmp_path):
     subs, expected = single
     # the shards see the same files in another order
     order = [subs[i] for i in (5, 3, 1, 0, 4, 2)]
@@ -152,7 +173,17 @@ def test_merged_shards_equal_one_run_also_with_a_resumed_shard(single, tmp_path)
     assert main(["grade-merge-shards", "--quiet", "--out", str(tmp_path / "cli"),
                  *map(str, folders)]) == 0
     assert _snapshot(tmp_path / "cli") == expected
+    # written scores merged into the merged folder and into a copy of the single run agree,
+    # and survive merging the shards again
+    copy = tmp_path / "single-copy"
+    shutil.copytree(single_run[1], copy)
+    for out in (copy, tmp_path / "cli"):
+        _score_written(out, tmp_path)
+    scored = _snapshot(copy)
+    assert scored != expected and "written_q5" in scored["grades.csv"][0]
+    assert _snapshot(tmp_path / "cli") == scored
     assert merge_shards(tmp_path / "cli", folders) == len(NAMES)
+    assert _snapshot(tmp_path / "cli") == scored
 
 
 def test_grade_with_shard_on_the_command_line(single, tmp_path, capsys):
