@@ -228,7 +228,8 @@ def merge_shards(out_dir, shard_dirs, progress=None):
                     f"{len(unfinished)} of its {len(names)} submissions are not graded (first "
                     f"{unfinished[0]!r}); run its 'grade --shard {rec['shard']}/{count}' "
                     f"again to resume it")
-            extra = [n for n in shard_rows if n not in set(names)]
+            expected = set(names)
+            extra = [n for n in shard_rows if n not in expected]
             if extra:
                 raise ValueError(f"shards: {str(d)!r} holds submissions that are not in "
                                  f"shard {rec['shard']}/{count} of the batch (first "
@@ -246,6 +247,9 @@ def merge_shards(out_dir, shard_dirs, progress=None):
             raise ValueError(f"out must be a new folder or the output of an earlier merge of "
                              f"the same shards, got {str(out_dir)!r}, which holds other grades")
         out.claim(rec0["assignment"])
+        # recorded first, so that a merge stopped halfway can be run again
+        out._write_json(MERGED, {"batch": rec0["batch"], "count": count,
+                                 "shards": [str(by_shard[k]) for k in range(count)]})
         out._write_json(BATCH, {**(out._read_json(BATCH) or {}), "base": batch0.get("base")})
         written = out.load_written()
         for other in shard_written:
@@ -276,8 +280,6 @@ def merge_shards(out_dir, shard_dirs, progress=None):
                         row[column] = old[key][column]
                 export.rows[key] = row
             export.finish()
-        out._write_json(MERGED, {"batch": rec0["batch"], "count": count,
-                                 "shards": [str(by_shard[k]) for k in range(count)]})
     if progress:
         progress(f"merged {count} shards ({len(ordered)} submissions) into "
                  f"{out_dir / GRADES}")
@@ -321,7 +323,11 @@ def grade_on_dask(scheduler, assignment_dir, notebooks, out_dir, shards=None, li
     ``out_dir/.nbcourse/shards/K-of-N`` with the sandbox of the machine it runs on. The
     submissions and ``out_dir`` must be on storage that every worker sees at the same
     path. Running it again resumes every shard, then merges again."""
-    from distributed import Client, as_completed
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:
+        raise ValueError(f"argument --dask: needs the packages dask and distributed (pinned in "
+                         f"requirements-dev.txt), which are not installed: {exc}") from None
 
     from .assignment import load_assignment
 
