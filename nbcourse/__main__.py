@@ -6,6 +6,7 @@ reproduce   print Williams (2024) Tables 1-2: the paper's values, ours, and 95% 
 grade       grade submitted notebooks against an assignment
 gradescope  build a Gradescope autograder bundle for an assignment
 grade-merge add hand-scored written answers to a graded batch's grades.csv and results
+grade-merge-shards  merge the outputs of 'grade --shard K/N' into one gradebook
 """
 
 import importlib
@@ -16,6 +17,7 @@ COMMANDS = {
     "grade": ("nbcourse.grading.cli", "grade_main"),
     "gradescope": ("nbcourse.grading.cli", "gradescope_main"),
     "grade-merge": ("nbcourse.grading.cli", "merge_main"),
+    "grade-merge-shards": ("nbcourse.grading.shards", "merge_main"),
 }
 
 

@@ -88,6 +88,9 @@ def grade_main(argv=None):
                                          "unverified)")
     _risk_option(parser)
     _limit_options(parser)
+    from .shards import run_sharded, shard_options
+
+    shard_options(parser)
     parser.add_argument("submissions", nargs="+", help=".ipynb files or folders of them")
     argv = sys.argv[1:] if argv is None else list(argv)
     _refuse_option_like_names(parser, argv)
@@ -113,6 +116,9 @@ def grade_main(argv=None):
     notebooks = _notebooks(args.submissions)
     if not notebooks:
         parser.error("no .ipynb submissions found")
+    sharded = run_sharded(parser, args, assignment, notebooks, _limits(assignment, args))
+    if sharded is not None:
+        return sharded
     start = time.monotonic()
     try:
         results = grade_batch(assignment.path, notebooks, args.out, workers=args.workers,
