@@ -1,6 +1,6 @@
 """Every math symbol of the chapters and assignments is listed on the notation page.
 
-The check reads the markdown of every chapter (``book/part1``, ``book/part2``, the appendix) and
+The check reads the markdown and the figure captions of every chapter (``book/part1``, ``book/part2``, the appendix) and
 of every assignment notebook (student and solution), takes the text between ``$...$`` and
 ``$$...$$`` (code spans, code fences and ``\\text{...}`` groups excluded), and reduces each symbol
 to a key: its base letter (a Latin letter or a Greek macro, with ``\\boldsymbol``/``\\mathbf`` kept
@@ -30,9 +30,16 @@ ACCENTS = {"hat", "widehat", "tilde", "widetilde", "bar", "overline"}
 
 
 def markdown_cells(path):
-    """The markdown cells of a notebook, as strings."""
+    """The markdown cells of a notebook and the captions of its figures, as strings."""
     nb = json.loads(path.read_text(encoding="utf-8"))
-    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    texts = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            texts.append("".join(cell["source"]))
+        figure = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
+        if figure.get("caption"):
+            texts.append(figure["caption"])
+    return texts
 
 
 def math_segments(markdown):
