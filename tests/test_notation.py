@@ -1,7 +1,8 @@
 """Every math symbol of the chapters and assignments is listed on the notation page.
 
-The check reads the markdown and the figure captions of every chapter (``book/part1``, ``book/part2``, the appendix) and
-of every assignment notebook (student and solution), takes the text between ``$...$`` and
+The check reads the markdown and the figure captions of every chapter (``book/part1``,
+``book/part2``, the appendix) and of every assignment notebook (student and solution), and the
+book's other pages (glossary, course plan, ...), takes the text between ``$...$`` and
 ``$$...$$`` (code spans, code fences and ``\\text{...}`` groups excluded), and reduces each symbol
 to a key: its base letter (a Latin letter or a Greek macro, with ``\\boldsymbol``/``\\mathbf`` kept
 and hats, tildes and bars dropped) and the set of lower-case index letters in its subscript and in
@@ -223,12 +224,20 @@ def test_the_course_has_notebooks_to_check():
     assert "01_discrete_features.ipynb" in names and "solution.ipynb" in names
 
 
-@pytest.mark.parametrize("path", course_notebooks(), ids=lambda p: str(p.relative_to(ROOT)))
+def course_pages():
+    """The book's markdown pages other than the notation page, and the assignments' README."""
+    pages = [p for p in sorted((ROOT / "book").glob("*.md")) if p != NOTATION]
+    return pages + [ROOT / "exercises" / "README.md"]
+
+
+@pytest.mark.parametrize("path", course_notebooks() + course_pages(),
+                         ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_symbol_is_on_the_notation_page(path):
     listed = notation_keys()
+    texts = markdown_cells(path) if path.suffix == ".ipynb" else [path.read_text(encoding="utf-8")]
     used = set()
-    for cell in markdown_cells(path):
-        used |= listed_keys(cell)
+    for text in texts:
+        used |= listed_keys(text)
     missing = sorted(_show(k) for k in unlisted(used, listed))
     assert not missing, (f"{path.relative_to(ROOT)} uses symbols that book/notation.md does not "
                          f"list: {', '.join(missing)}")
