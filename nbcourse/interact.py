@@ -602,12 +602,16 @@ def _image_bundle(png: bytes, size: tuple[int, int], words: str) -> tuple[dict, 
             {"image/png": {"width": width, "height": height}})
 
 
+CONTROL_WIDTH = {"width": "100%", "max_width": "42em"}
+"""Layout of a live control: a long label (``_labels``) leaves the track room to move."""
+
+
 def _slider_widget(c: Control, value):
     import ipywidgets as W
 
     common = dict(min=c.values[0], max=c.values[-1], step=c.step, value=value,
                   description=c.text, continuous_update=True,
-                  style={"description_width": "initial"})
+                  style={"description_width": "initial"}, layout=W.Layout(**CONTROL_WIDTH))
     if c.kind == "int":
         return W.IntSlider(**common)
     d = max(_decimals(c.values[0]), _decimals(c.step))
@@ -620,7 +624,8 @@ def _control_widget(c: Control, j: int):
     if c.kind == "options":
         return W.Dropdown(options=list(zip(c.labels, c.values, strict=True)),
                           value=c.values[j], description=c.text,
-                          style={"description_width": "initial"})
+                          style={"description_width": "initial"},
+                          layout=W.Layout(**CONTROL_WIDTH))
     return _slider_widget(c, c.values[j])
 
 

@@ -9,6 +9,10 @@ and everything works by keyboard (Tab to the options, arrow keys between radio b
 Enter or Space on the button).  In a live kernel the same HTML is shown, and
 :meth:`Question.check` gives the same verdict from Python.
 
+Where the script cannot run (a stored output in Jupyter before the notebook has run, which
+Jupyter does not trust), the form keeps a line, :data:`INERT_NOTE`, saying how to make the
+question work; the script removes that line as soon as it binds the form.
+
 The answer key sits in the page (as in any self-check without a server); the book lists
 the answers in an appendix too, for print: :meth:`Question.from_html` reads a question
 back from its stored HTML output and :meth:`Question.answer_text` words its answer.
@@ -34,13 +38,19 @@ import numpy as np
 
 from ._validation import _describe, check_alpha, check_index, check_text
 
-__all__ = ["Question", "choice", "number"]
+__all__ = ["INERT_NOTE", "Question", "choice", "number"]
+
+INERT_NOTE = ("This question checks answers once its cell has run: run the notebook's cells "
+              "(Run, then Run All Cells), or read it in the HTML book.")
+"""Shown in a stored question whose script has not run; removed by the script."""
 
 _SCRIPT = """(function () {
   var me = document.currentScript;
   var form = (me && me.previousElementSibling) || document.getElementById("%(id)s");
   if (!form || form.getAttribute("data-bound")) { return; }
   form.setAttribute("data-bound", "1");
+  var inert = form.querySelector(".nbcourse-inert");
+  if (inert) { inert.remove(); }
   var status = form.querySelector("[role=status]");
   var key = JSON.parse(form.getAttribute("data-key"));
   function verdict() {
@@ -188,6 +198,7 @@ class Question:
                 f'data-key="{_json_attr(key)}">'
                 f"<fieldset><legend>{prompt}</legend>{fields}</fieldset>"
                 f'<button type="submit">Check</button>'
+                f'<p class="nbcourse-inert">{html.escape(INERT_NOTE)}</p>'
                 f'<p role="status" aria-live="polite"></p></form>'
                 f"<script>{_SCRIPT % {'id': ident}}</script>")
 

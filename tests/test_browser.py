@@ -218,6 +218,9 @@ def test_every_self_check_answers_right_and_wrong_offline(browser, server, doc):
         page = visit.page
         forms = page.locator("form.nbcourse-selfcheck")
         assert forms.count() > 0, "no self-check question on the page"
+        asking = page.locator(".cell_input").filter(has_text=re.compile(r"\b(choice|number)\("))
+        assert asking.count() == 0, "the page shows the code of a question, with its answer"
+        assert page.locator(".nbcourse-inert").count() == 0, "a question was left inert"
         for k in range(forms.count()):
             form = forms.nth(k)
             kind = form.get_attribute("data-kind")

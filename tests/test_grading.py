@@ -505,7 +505,8 @@ def test_student_files_are_the_notebook_and_public_tests_only(folder, tmp_path):
     files = student_files(folder)
     assert [f.name for f in files] == [f"{folder.name}.ipynb", "tests.py"]
     assert all(f.is_file() for f in files)
-    assert {f.name for f in instructor_files(folder)} == {"solution.ipynb", "hidden_tests.py"}
+    assert {f.name for f in instructor_files(folder)} == {"solution.ipynb", "hidden_tests.py",
+                                                          "rubric.yml"}
     # the student tree alone: check() works, and it holds no hidden test at all
     tree = tmp_path / folder.name
     tree.mkdir()

@@ -311,6 +311,13 @@ def test_moving_each_control_calls_the_plot_function_and_redraws():
     assert plt.get_fignums() == before
 
 
+def test_live_controls_take_the_width_a_long_label_leaves():
+    fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL,
+                  _labels={"n": "a long description of the number of things n"})
+    for control in widget_parts(fig)[0]:
+        assert (control.layout.width, control.layout.max_width) == ("100%", "42em")
+
+
 def test_float_slider_passes_grid_values():
     seen = Recorder(lambda theta: swatch(1, "x"))
     fig = explore(seen, theta=(0.0, 0.3, 0.1), **SMALL)

@@ -239,6 +239,9 @@ def test_chapter_reads_right_and_its_widget_responds(browser, lab):
         before = figure.get_attribute("src")
         nb.shot("widget-before")
         widget = cell.locator(".widget-vbox").first
+        for k in range(widget.locator(".slider-container").count()):
+            track = widget.locator(".slider-container").nth(k).bounding_box()
+            assert track and track["width"] >= 150, f"slider {k}: its track is {track} wide"
         select = widget.locator("select").first
         if select.count():
             options = select.locator("option").all_inner_texts()

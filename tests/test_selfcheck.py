@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from nbcourse.selfcheck import Question, choice, number
+from nbcourse.selfcheck import INERT_NOTE, Question, choice, number
 
 
 class Parsed(HTMLParser):
@@ -153,6 +153,35 @@ def test_right_and_wrong_answers_get_feedback_in_chromium_offline(tmp_path):
             button.click()
             assert status2.text_content() == "Right. Product of the two."
             assert not requests and not errors
+        finally:
+            browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scripts", [False, True])
+def test_a_question_that_cannot_run_says_how_to_make_it_work(tmp_path, scripts):
+    """Jupyter shows a stored output of a notebook that has not run without its script: the
+    question then says how to make it work; where the script runs, that line is gone."""
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip("no Chromium at /usr/bin/chromium")
+    from playwright.sync_api import sync_playwright
+
+    q = number("0.7 × 0.8 = ?", 0.56, tolerance=0.005)
+    page_file = tmp_path / "question.html"
+    page_file.write_text('<!doctype html><html lang="en"><head><title>q</title></head><body>'
+                         f"<main>{q._repr_html_()}</main></body></html>", encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), headless=True,
+                                    args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(java_script_enabled=scripts)
+            page.goto(page_file.as_uri())
+            note = page.get_by_text(INERT_NOTE)
+            if scripts:
+                assert note.count() == 0, "the note stays after the script has bound the form"
+            else:
+                assert note.is_visible(), "a question without its script does not say why"
         finally:
             browser.close()
 

@@ -6,10 +6,12 @@ import json
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import nbformat
 import pytest
+import yaml
 from myst_nb.core.variables import format_plain_text as myst_format_plain_text
 
 from nbcourse.grading.assignment import student_files
@@ -56,6 +58,20 @@ def test_binder_environment_leaves_out_the_book_and_test_tools():
         assert tool not in binder, f"{tool} is a build/test tool and does not belong on Binder"
     assert (ROOT / "binder" / "runtime.txt").read_text().strip() == (ROOT / "runtime.txt").read_text().strip()
 
+
+
+def test_the_lab_extra_pins_what_the_tests_run_jupyterlab_with():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    dev = pins(ROOT / "requirements.txt") | pins(ROOT / "requirements-dev.txt")
+    lab = dict(PIN.match(line).groups() for line in project["optional-dependencies"]["lab"])
+    assert {"jupyterlab", "ipykernel"} <= set(lab)
+    differ = {name: (version, dev.get(name)) for name, version in lab.items()
+              if dev.get(name) != version}
+    assert not differ, f"the lab extra differs from the pins the tests use (extra, pin): {differ}"
+    loose = [d for d in project["dependencies"] if "<" not in d]
+    assert not loose, f"dependencies without an upper bound: {loose}"
 
 # --------------------------------------------------------------------------- the tree
 
@@ -215,6 +231,134 @@ def test_the_answers_page_lists_every_self_check_question_with_its_answer(tree):
     assert md.count("**Answer:**") == len(keys)
 
 
+def _asks_a_question(cell) -> bool:
+    return any("nbcourse-selfcheck" in out.get("data", {}).get("text/html", "")
+               for out in cell.get("outputs", []))
+
+
+@pytest.mark.parametrize("doc", chapters())
+def test_no_medium_shows_the_code_that_holds_a_questions_answer(tree, doc):
+    """A cell that stores a self-check question has its code removed from the book (HTML and
+    PDF: the ``remove-input`` tag) and collapsed in the student notebook."""
+    src_path = ROOT / f"{doc}.ipynb"
+    if not src_path.is_file():
+        return
+    book_cells = [c for c in nbformat.read(src_path, as_version=4).cells if _asks_a_question(c)]
+    shown = [c.source.splitlines()[0] for c in book_cells
+             if "remove-input" not in c.metadata.get("tags", [])]
+    assert not shown, f"{doc}: questions whose code the book shows: {shown}"
+    student = [c for c in nbformat.read(tree / f"{doc}.ipynb", as_version=4).cells
+               if _asks_a_question(c)]
+    assert len(student) == len(book_cells)
+    open_code = [c.source.splitlines()[0] for c in student
+                 if not c.metadata.get("jupyter", {}).get("source_hidden")]
+    assert not open_code, f"{doc}: questions whose code the student notebook shows: {open_code}"
+
+
+
+def student_notebooks(tree):
+    return sorted([*tree.glob("book/**/*.ipynb"), *tree.glob("exercises/*/*.ipynb")])
+
+
+def _run_colab_cell(source, on_colab):
+    """Run the cell's code as IPython would, with a stand-in shell; return the magics it ran."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    calls = []
+
+    class Shell:
+        def run_line_magic(self, name, line):
+            calls.append((name, line))
+
+    saved = sys.modules.get("google.colab")
+    if on_colab:
+        sys.modules["google.colab"] = types.ModuleType("google.colab")
+    else:
+        sys.modules.pop("google.colab", None)
+    try:
+        exec(TransformerManager().transform_cell(source), {"get_ipython": Shell})
+    finally:
+        sys.modules.pop("google.colab", None)
+        if saved is not None:
+            sys.modules["google.colab"] = saved
+    return calls
+
+
+def test_every_student_notebook_installs_the_package_on_colab_and_nowhere_else(tree):
+    url = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
+    notebooks = student_notebooks(tree)
+    assert len([p for p in notebooks if "exercises" in p.parts]) == len(
+        [p for p in (ROOT / "exercises").iterdir() if p.is_dir()])
+    for path in notebooks:
+        cells = nbformat.read(path, as_version=4).cells
+        code = [c for c in cells if c.cell_type == "code"]
+        if not code:
+            continue
+        first = code[0]
+        assert "colab-install" in first.metadata.get("tags", []), f"{path}: no Colab cell first"
+        assert _run_colab_cell(first.source, on_colab=False) == [], f"{path}: acts off Colab"
+        assert _run_colab_cell(first.source, on_colab=True) == [
+            ("pip", f'install --quiet "nbcourse @ git+{url.rstrip("/")}@{bst.STUDENT_BRANCH}"')]
+
+
+def test_the_tree_packages_each_assignments_public_tests_and_no_hidden_one(tree):
+    for folder in (ROOT / "exercises").iterdir():
+        if folder.is_dir():
+            packaged = tree / "nbcourse" / "public_tests" / folder.name
+            assert (packaged / "tests.py").read_bytes() == (folder / "tests.py").read_bytes()
+            assert sorted(p.name for p in packaged.iterdir()) == ["tests.py"]
+
+
+@pytest.mark.slow
+def test_the_student_package_installs_from_git_and_runs_a_chapter_and_an_assignment(
+        tree, tmp_path, monkeypatch):
+    """As a student on Colab or their own machine: pip installs the package from the student
+    branch (a local git address here), a chapter runs, and an assignment copied away from the
+    tree finds its public tests in the installed package."""
+    import venv
+
+    from nbclient import NotebookClient
+
+    repo = tmp_path / "published"
+    repo.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "start"],
+                   check=True)
+    bst.commit_tree(tree, bst.STUDENT_BRANCH, repo=repo)
+    env_dir = tmp_path / "student-env"
+    venv.create(env_dir, with_pip=True)
+    env = {"PATH": f"{env_dir / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    kernel = f"ipykernel=={pins(ROOT / 'requirements.txt')['ipykernel']}"
+    done = subprocess.run(["python", "-m", "pip", "install", "--quiet",
+                           f"git+file://{repo}@{bst.STUDENT_BRANCH}", kernel],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=1200, env=env)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    kernels = tmp_path / "jupyter" / "kernels" / "student-env"
+    kernels.mkdir(parents=True)
+    (kernels / "kernel.json").write_text(json.dumps({
+        "argv": [str(env_dir / "bin" / "python"), "-m", "ipykernel_launcher", "-f",
+                 "{connection_file}"], "display_name": "student", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
+    monkeypatch.delenv("NBCOURSE_FIGURES", raising=False)
+
+    chapter = nbformat.read(tree / "book/part1/02_linear_discriminant.ipynb", as_version=4)
+    NotebookClient(chapter, kernel_name="student-env", timeout=600,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    errors = [o for c in chapter.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert not errors, f"{errors[0]['ename']}: {errors[0]['evalue']}"
+
+    name = "07-smoothing"
+    away = tmp_path / "colab-content"  # no exercises folder anywhere above it
+    away.mkdir()
+    assignment = nbformat.read(tree / "exercises" / name / f"{name}.ipynb", as_version=4)
+    assignment.cells.append(nbformat.v4.new_code_cell('check("q1")'))
+    NotebookClient(assignment, kernel_name="student-env", timeout=600, allow_errors=True,
+                   resources={"metadata": {"path": str(away)}}).execute()
+    shown = "".join(o.get("text", "") for o in assignment.cells[-1].outputs)
+    assert shown.startswith("q1 — "), f"check('q1') printed {shown!r}"
+    assert "needs the course repository" not in shown
+
 # --------------------------------------------------------------------------- a small book
 
 def tiny_book(root: Path, chapter: str) -> bst.Book:
@@ -353,7 +497,9 @@ def test_assignments_hold_only_student_files(tree):
         assert shipped == [f"{folder.name}.ipynb", "tests.py"]
     assert not list(tree.rglob("solution.ipynb"))
     assert not list(tree.rglob("hidden_tests.py"))
+    assert not list(tree.rglob("rubric.yml")), "the rubrics of the written answers are instructors'"
     assert not list(tree.rglob("*BEGIN SOLUTION*"))
+    assert not list(tree.rglob("question_bank*")) and not list(tree.rglob("lecture_outlines*"))
     for nb in tree.joinpath("exercises").rglob("*.ipynb"):
         assert "# BEGIN SOLUTION" not in nb.read_text(encoding="utf-8"), nb
 
@@ -362,7 +508,8 @@ def test_tree_holds_what_binder_needs_and_no_instructor_tools(tree):
     for needed in ("binder/requirements.txt", "binder/postBuild", "binder/runtime.txt",
                    "pyproject.toml", "nbcourse/__init__.py", "README.md", "book/intro.ipynb"):
         assert (tree / needed).is_file(), needed
-    for absent in ("tests", "tools", "requirements-dev.txt", "_config.yml", "book/intro.md"):
+    for absent in ("tests", "tools", "requirements-dev.txt", "_config.yml", "book/intro.md",
+                   "instructor", "instructor/question_bank.yml"):
         assert not (tree / absent).exists(), absent
 
 

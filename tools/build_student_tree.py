@@ -43,7 +43,7 @@ from urllib.parse import quote
 
 import yaml
 
-from nbcourse.grading.assignment import instructor_files, student_files
+from nbcourse.grading.assignment import PUBLIC_TESTS, instructor_files, student_files
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "_build" / "student"
@@ -513,6 +513,11 @@ class Rewriter:
 
 # --------------------------------------------------------------------------- notebooks
 
+HIDDEN_INPUT = {"remove-input", "hide-input"}
+"""Tags of cells whose code the book does not show (a self-check's code holds its answer);
+a student notebook collapses their code (``jupyter.source_hidden``)."""
+
+
 def student_chapter(book: Book, doc: str) -> tuple[dict, list[str]]:
     """The notebook of ``doc`` rewritten for plain Jupyter, and the glue names it could not find."""
     nb = copy.deepcopy(book.notebooks[doc])
@@ -521,6 +526,8 @@ def student_chapter(book: Book, doc: str) -> tuple[dict, list[str]]:
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
             cell["source"] = rw.markdown(_source(cell))
+        elif HIDDEN_INPUT & set(cell.get("metadata", {}).get("tags", [])):
+            cell["metadata"].setdefault("jupyter", {})["source_hidden"] = True
         cells.append(cell)
         figure = cell.get("metadata", {}).get("mystnb", {}).get("figure")
         if cell["cell_type"] == "code" and figure:
@@ -557,22 +564,64 @@ Graded assignments are in `exercises/<name>/<name>.ipynb`. Replace each `...` or
 `raise NotImplementedError(...)` and run the `check("qN")` cell under it for instant feedback
 from the public tests. Before you submit, restart the kernel and run all cells.
 
-To run the notebooks on your own machine (Python 3.11):
+To run the notebooks on your own machine (Python 3.11 or newer), install the course's package
+with the JupyterLab it was tested with, from this folder:
 
 ```bash
 python -m venv .venv && . .venv/bin/activate
-pip install -r binder/requirements.txt && bash binder/postBuild
-pip install jupyterlab && jupyter lab
+pip install ".[lab]" && jupyter lab
 ```
+
+On Colab, the first cell of every notebook installs the package from the student branch; it
+does nothing anywhere else.
 """
 
+STUDENT_BRANCH = "student"
+"""The branch the student tree is published on (``make student-branch``)."""
 
-def build(out: Path = DEFAULT_OUT, root: Path = ROOT) -> Path:
-    """Write the student tree to ``out`` (replacing it) and return ``out``."""
+COLAB_CELL = """\
+# On Colab: install the course's package from its student branch (elsewhere this does nothing).
+import sys
+
+if "google.colab" in sys.modules:
+    %pip install --quiet "nbcourse @ git+{url}@{branch}"
+"""
+"""First code cell of every student notebook; ``url`` is ``repository.url`` of _config.yml."""
+
+
+def colab_cell(root: Path, branch: str = STUDENT_BRANCH) -> dict:
+    """The guarded install cell for the repository at ``root`` and the student ``branch``."""
+    config = yaml.safe_load((Path(root) / "_config.yml").read_text(encoding="utf-8"))
+    url = ((config.get("repository") or {}).get("url") or "").rstrip("/")
+    if not url.startswith("https://"):
+        raise ValueError(f"_config.yml repository.url: expected an https address, got {url!r}")
+    return {"cell_type": "code", "execution_count": None, "id": "colab-install",
+            "metadata": {"tags": ["colab-install"]}, "outputs": [],
+            "source": COLAB_CELL.format(url=url, branch=branch)}
+
+
+def with_colab_cell(nb: dict, cell: dict) -> dict:
+    """``nb`` with ``cell`` as its first code cell (after the title), if it has code at all."""
+    cells = nb["cells"]
+    if not any(c["cell_type"] == "code" for c in cells):
+        return nb
+    at = 1 if cells and cells[0]["cell_type"] == "markdown" else 0
+    nb["cells"] = [*cells[:at], copy.deepcopy(cell), *cells[at:]]
+    return nb
+
+
+def build(out: Path = DEFAULT_OUT, root: Path = ROOT, branch: str = STUDENT_BRANCH) -> Path:
+    """Write the student tree to ``out`` (replacing it) and return ``out``.
+
+    ``branch`` is the branch the tree is published on; each notebook's Colab cell installs the
+    package from it.  The package in the tree carries each assignment's public tests
+    (``nbcourse/public_tests/<name>/tests.py``), so ``check()`` works wherever it is installed.
+    """
     out, root = Path(out), Path(root)
     if out.resolve() in (root.resolve(), *root.resolve().parents):
         raise ValueError(f"out: expected a folder outside the repository root, got {str(out)!r}")
     book = Book(root)
+    install = colab_cell(root, branch)
     if out.exists():
         shutil.rmtree(out)
     missing = {}
@@ -580,7 +629,7 @@ def build(out: Path = DEFAULT_OUT, root: Path = ROOT) -> Path:
         nb, lost = student_chapter(book, doc)
         if lost:
             missing[doc] = lost
-        write_json(out / f"{doc}.ipynb", nb)
+        write_json(out / f"{doc}.ipynb", with_colab_cell(nb, install))
     if missing:
         raise ValueError(f"glued values not found in the stored outputs: {missing}")
     for folder in sorted(p for p in (root / "exercises").iterdir() if p.is_dir()):
@@ -589,9 +638,18 @@ def build(out: Path = DEFAULT_OUT, root: Path = ROOT) -> Path:
             if source.name in private:
                 raise ValueError(f"student_files: {source.name} must never reach students ({folder})")
             (out / "exercises" / folder.name).mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, out / "exercises" / folder.name / source.name)
+            target = out / "exercises" / folder.name / source.name
+            if source.suffix == ".ipynb":
+                nb = json.loads(source.read_text(encoding="utf-8"))
+                write_json(target, with_colab_cell(nb, install))
+            else:
+                shutil.copy2(source, target)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
     shutil.copytree(root / "nbcourse", out / "nbcourse", ignore=ignore)
+    for tests in sorted((out / "exercises").glob(f"*/{PUBLIC_TESTS}")):
+        packaged = out / "nbcourse" / "public_tests" / tests.parent.name / PUBLIC_TESTS
+        packaged.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(tests, packaged)
     shutil.copytree(root / "binder", out / "binder", ignore=ignore)
     shutil.copy2(root / "pyproject.toml", out / "pyproject.toml")
     (out / "README.md").write_text(STUDENT_README, encoding="utf-8")
@@ -636,7 +694,7 @@ def main(argv=None) -> int:
     parser.add_argument("--commit-branch", metavar="BRANCH",
                         help="also commit the tree as the whole of BRANCH (nothing is pushed)")
     args = parser.parse_args(argv)
-    out = build(args.out)
+    out = build(args.out, branch=args.commit_branch or STUDENT_BRANCH)
     print(f"student tree written to {out}")
     if args.commit_branch:
         commit = commit_tree(out, args.commit_branch)

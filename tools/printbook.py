@@ -360,8 +360,17 @@ def visit_unresolved(self, node):
     raise nodes.SkipNode
 
 
+def number_through_the_book(app):
+    """LaTeX: figures, tables and equations numbered through the whole book, as the HTML pages
+    and the student notebooks number them (sphinx-jupyterbook-latex sets chapter-wise numbers
+    when the table of contents has parts; this runs after it)."""
+    if app.builder.format == "latex":
+        app.config.numfig_secnum_depth = 0
+
+
 def setup(app):
     app.connect("config-inited", use_book_class, priority=900)
+    app.connect("builder-inited", number_through_the_book, priority=900)
     app.add_node(solutions_list, **{fmt: (visit_unresolved, None)
                                     for fmt in ("html", "latex", "text", "man", "texinfo")})
     app.add_directive("solutions", SolutionsDirective)

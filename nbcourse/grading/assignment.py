@@ -252,6 +252,7 @@ class Assignment:
 PUBLIC_TESTS = "tests.py"
 HIDDEN_TESTS = "hidden_tests.py"
 SOLUTION = "solution.ipynb"
+RUBRIC = "rubric.yml"
 
 
 def student_files(path):
@@ -262,9 +263,10 @@ def student_files(path):
 
 
 def instructor_files(path):
-    """What stays with the instructor: the solution source and the hidden tests."""
+    """What stays with the instructor: the solution source, the hidden tests and the
+    rubric of the written answers (``rubric.yml``, where the assignment has written ones)."""
     folder = Path(path)
-    return [folder / SOLUTION, folder / HIDDEN_TESTS]
+    return [folder / SOLUTION, folder / HIDDEN_TESTS, folder / RUBRIC]
 
 
 def load_assignment(path, hidden=None):

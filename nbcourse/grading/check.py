@@ -27,7 +27,9 @@ def find_assignment(name):
     """Locate the folder of assignment ``name`` (a path, or a name under ``exercises/``).
 
     Looks at ``name`` itself, the current directory, ``./exercises/<name>`` and the same in
-    every parent directory, then next to the installed nbcourse package.
+    every parent directory, then next to the installed nbcourse package, then in the package
+    itself: the package installed from the student tree carries each assignment's public
+    tests as ``nbcourse/public_tests/<name>/tests.py``.
     """
     direct = Path(name)
     if (direct / "tests.py").is_file():
@@ -36,6 +38,7 @@ def find_assignment(name):
     places = [cwd] if cwd.name == name else []
     for folder in [cwd, *cwd.parents, Path(__file__).resolve().parents[2]]:
         places.append(folder / "exercises" / name)
+    places.append(Path(__file__).resolve().parents[1] / "public_tests" / str(name))
     for place in places:
         if (place / "tests.py").is_file():
             return place

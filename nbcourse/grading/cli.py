@@ -128,9 +128,10 @@ def merge_main(argv=None):
                     "points counts as 0, so every row has the same maximum.",
         allow_abbrev=False)
     parser.add_argument("--out", required=True, help="the output folder of 'grade'")
-    parser.add_argument("--max-points", type=float, default=1.0,
+    parser.add_argument("--max-points", type=float, default=None,
                         help="points of a written answer whose max_points cell is empty "
-                             "(default 1)")
+                             "(default: the question's points in the assignment's rubric.yml, "
+                             "else 1)")
     parser.add_argument("scores", help="CSV with columns submission, question, points "
                                        "(optionally max_points, comment)")
     args = parser.parse_args(argv)

@@ -6,7 +6,13 @@ writes, next to ``grades.csv``:
 
 * ``written-answers.csv``: one row per submission × question with the answer's text and
   empty ``points`` and ``comment`` columns for the grader to fill in;
-* ``written-answers.html``: the same answers as a page to read (all text escaped).
+* ``written-answers.html``: the same answers as a page to read (all text escaped), after
+  the scoring rubric of each question.
+
+The rubric is the instructor's file ``<assignment>/rubric.yml`` (:func:`load_rubric`), kept
+out of the student tree like the solutions: for each written question its points, the
+elements that earn them and a model answer. The export fills each row's ``max_points`` with
+the question's points from the rubric, so the merge gives every answer the same maximum.
 
 ``python -m nbcourse grade-merge --out OUT SCORES.csv`` (:func:`merge_scores`) then adds
 the filled-in points to ``OUT/grades.csv`` (one ``written_qN`` column per question, the
@@ -27,16 +33,19 @@ import math
 import re
 from pathlib import Path
 
+from .assignment import RUBRIC
 from .generate import student_path
 
-__all__ = ["PLACEHOLDER", "WrittenExport", "export_written", "merge_scores",
-           "written_answers", "written_questions"]
+__all__ = ["PLACEHOLDER", "RUBRIC", "WrittenExport", "check_rubric", "export_written",
+           "load_rubric", "merge_scores", "written_answers", "written_questions"]
 
 PLACEHOLDER = "*Write your answer here.*"
 MAX_ANSWER = 20_000
 CSV_NAME, HTML_NAME = "written-answers.csv", "written-answers.html"
+RUBRIC_STORE = "written-rubric.json"  # in OUT/.nbcourse/, so a merge shows the rubric too
 WRITTEN = " (written answer)"
 _HEADING = re.compile(r"^\s*#{1,6}\s*Question\s+(\d+)\b", re.I)
+_QUESTION = re.compile(r"^q[1-9][0-9]*$")
 
 
 def _source(cell):
@@ -82,6 +91,91 @@ def written_answers(folder, submission_cells):
     return answers
 
 
+def _positive(value, what, path):
+    if isinstance(value, bool) or not isinstance(value, int | float) or \
+            not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{what} in {path} must be a number > 0, got {value!r}")
+    return float(value)
+
+
+def _text(value, what, path):
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{what} in {path} must be a non-empty string, got {value!r}")
+    return value.strip()
+
+
+def load_rubric(folder):
+    """The scoring rubric of the written answers of the assignment in ``folder``.
+
+    ``<folder>/rubric.yml`` maps each written question (``q5``) to its ``points``, a list
+    of ``elements`` (each ``points`` and a ``criterion``) whose points sum to the
+    question's, and a ``model_answer``. Returns ``{question: {"points": float,
+    "elements": [(points, criterion), ...], "model_answer": str}}``, or ``{}`` if the
+    assignment has no rubric file.
+
+    Raises ValueError naming the file and the entry for a rubric of any other form.
+    """
+    path = Path(folder) / RUBRIC
+    if not path.is_file():
+        return {}
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ValueError(f"rubric must be readable YAML, got an error in {path}: {exc}") from None
+    if not isinstance(data, dict) or not data:
+        raise ValueError(f"rubric {path} must map written questions (q1, q2, ...) to their "
+                         f"rubric, got {type(data).__name__}")
+    rubric = {}
+    for question, entry in data.items():
+        if not isinstance(question, str) or not _QUESTION.match(question):
+            raise ValueError(f"rubric {path}: keys must be questions such as 'q5', "
+                             f"got {question!r}")
+        if not isinstance(entry, dict) or set(entry) != {"points", "elements", "model_answer"}:
+            got = sorted(entry) if isinstance(entry, dict) else type(entry).__name__
+            raise ValueError(f"{question} in {path} must have exactly points, elements and "
+                             f"model_answer, got {got}")
+        points = _positive(entry["points"], f"{question}: points", path)
+        elements = entry["elements"]
+        if not isinstance(elements, list) or not elements:
+            raise ValueError(f"{question}: elements in {path} must be a non-empty list, "
+                             f"got {elements!r}")
+        parsed = []
+        for k, element in enumerate(elements, start=1):
+            if not isinstance(element, dict) or set(element) != {"points", "criterion"}:
+                raise ValueError(f"{question}: element {k} in {path} must have exactly points "
+                                 f"and criterion, got {element!r}")
+            parsed.append((_positive(element["points"], f"{question}: element {k} points", path),
+                           _text(element["criterion"], f"{question}: element {k} criterion",
+                                 path)))
+        total = sum(p for p, _ in parsed)
+        if not math.isclose(total, points, rel_tol=0, abs_tol=1e-9):
+            raise ValueError(f"{question}: the points of the elements in {path} must sum to the "
+                             f"question's points ({points:g}), got {total:g}")
+        rubric[question] = {"points": points, "elements": parsed,
+                            "model_answer": _text(entry["model_answer"],
+                                                  f"{question}: model_answer", path)}
+    return rubric
+
+
+def check_rubric(folder):
+    """The rubric of ``folder`` (:func:`load_rubric`), checked against its written
+    questions: every written question has an entry and every entry is a written question.
+
+    Raises ValueError naming the questions that are missing or unknown.
+    """
+    rubric = load_rubric(folder)
+    wanted = set(written_questions(folder))
+    missing = sorted(wanted - set(rubric), key=_question_order)
+    unknown = sorted(set(rubric) - wanted, key=_question_order)
+    if missing or unknown:
+        raise ValueError(f"rubric of {folder} must cover exactly its written questions "
+                         f"{sorted(wanted, key=_question_order)}, got no entry for {missing} and "
+                         f"entries for questions without a written answer {unknown}")
+    return rubric
+
+
 def _submission_cells(path):
     from .grader import MAX_NOTEBOOK_BYTES, NotebookError, read_regular_file
 
@@ -114,6 +208,8 @@ class WrittenExport:
     def __init__(self, folder, out_dir):
         self.folder, self.out_dir = folder, Path(out_dir)
         self.questions = written_questions(folder)
+        has_rubric = self.questions and (Path(folder) / RUBRIC).is_file()
+        self.rubric = check_rubric(folder) if has_rubric else {}
         self.rows = self._read() if self.questions else {}
 
     def _read(self):
@@ -129,8 +225,11 @@ class WrittenExport:
                    else dict.fromkeys(self.questions, "(notebook could not be read)"))
         for q in self.questions:
             old = self.rows.get((name, q), {})
-            self.rows[(name, q)] = {**dict.fromkeys(_COLUMNS, ""), **old, "submission": name,
-                                    "question": q, "answer": _csv_text(answers[q])}
+            row = {**dict.fromkeys(_COLUMNS, ""), **old, "submission": name,
+                   "question": q, "answer": _csv_text(answers[q])}
+            if not row["max_points"] and q in self.rubric:
+                row["max_points"] = _points_text(self.rubric[q]["points"])
+            self.rows[(name, q)] = row
         if order is not None:
             rank = {n: k for k, n in enumerate(order)}
             keys = sorted(self.rows, key=lambda key: rank.get(key[0], len(rank)))
@@ -154,7 +253,13 @@ class WrittenExport:
         csv_path = _write_atomic(self.out_dir / CSV_NAME, buffer.getvalue())
         html_rows = [(r["submission"], r["question"], _unquoted(r["answer"]))
                      for r in self.rows.values()]
-        html_path = _write_atomic(self.out_dir / HTML_NAME, _html(html_rows))
+        if self.rubric:
+            from .gradebook import STATE
+
+            (self.out_dir / STATE).mkdir(parents=True, exist_ok=True)
+            _write_atomic(self.out_dir / STATE / RUBRIC_STORE,
+                          json.dumps(self.rubric, indent=1, sort_keys=True) + "\n")
+        html_path = _write_atomic(self.out_dir / HTML_NAME, _html(html_rows, self.rubric))
         return csv_path, html_path
 
 
@@ -198,7 +303,25 @@ def _unquoted(answer):
     return answer[1:] if answer.startswith("'") and answer[1:].startswith(_FORMULA) else answer
 
 
-def _html(rows):
+def _points_text(points):
+    return f"{points:g}"
+
+
+def _rubric_html(rubric):
+    """The rubric as HTML sections, one per question (all text escaped)."""
+    parts = []
+    for q in sorted(rubric, key=_question_order):
+        entry = rubric[q]
+        items = "".join(f"<li><strong>{_points_text(p)}</strong>: {html.escape(c)}</li>"
+                        for p, c in entry["elements"])
+        parts.append(f"<section class=\"rubric\"><h2>{html.escape(q)}: rubric "
+                     f"({_points_text(entry['points'])} points)</h2><ul>{items}</ul>"
+                     f"<p>Model answer:</p><pre>{html.escape(entry['model_answer'])}</pre>"
+                     f"</section>")
+    return "\n".join(parts)
+
+
+def _html(rows, rubric=None):
     body = []
     for name, question, answer in rows:
         text = html.escape(_plain(answer)) if answer else "<em>(no answer)</em>"
@@ -210,7 +333,8 @@ def _html(rows):
             "padding:4px}pre{white-space:pre-wrap;font-family:inherit;margin:0}</style></head>"
             "<body><h1>Written answers</h1><p>Score them in written-answers.csv (points, "
             "max_points, comment), then run <code>python -m nbcourse grade-merge</code>.</p>"
-            "<table><tr><th>submission</th><th>question</th><th>answer</th><th>points</th></tr>"
+            + _rubric_html(rubric or {})
+            + "<h2>Answers</h2><table><tr><th>submission</th><th>question</th><th>answer</th><th>points</th></tr>"
             + "\n".join(body) + "</table></body></html>\n")
 
 
@@ -253,12 +377,13 @@ def read_scores(path, max_points=1.0):
     return scores
 
 
-def merge_scores(out_dir, scores_path, max_points=1.0):
+def merge_scores(out_dir, scores_path, max_points=None):
     """Make the written scores of ``scores_path`` those of ``out_dir``: its grades.csv and
     every results.json.
 
     Every written question gets the same points in every row: its ``max_points`` where the
-    scores give one (they must agree), else ``max_points`` here; an answer without a score
+    scores give one (they must agree), else ``max_points`` here if given, else its points in
+    the assignment's rubric (kept in the folder by the export), else 1; an answer without a score
     counts as 0 of those points. The scores replace all earlier ones and are kept in the
     folder, so a later batch into it keeps them.
 
@@ -268,15 +393,16 @@ def merge_scores(out_dir, scores_path, max_points=1.0):
     from .gradebook import OutputFolder, Written, number
     from .grader import _write_atomic
 
-    if isinstance(max_points, bool) or not isinstance(max_points, int | float) or \
-            not math.isfinite(max_points) or max_points <= 0:
-        raise ValueError(f"max_points must be a finite number > 0, got {max_points!r}")
+    if max_points is not None and (
+            isinstance(max_points, bool) or not isinstance(max_points, int | float)
+            or not math.isfinite(max_points) or max_points <= 0):
+        raise ValueError(f"max_points must be a finite number > 0 or None, got {max_points!r}")
     folder = OutputFolder(out_dir)
     grades_path = folder.path / "grades.csv"
     if not grades_path.is_file():
         raise ValueError(f"out must be the output folder of nbcourse grade, got {out_dir} "
                          f"(no grades.csv there)")
-    scores = read_scores(scores_path, max_points)
+    scores = read_scores(scores_path)
     with folder.lock():
         rows = folder.read_rows(None)
         unknown = sorted(set(scores) - set(rows))
@@ -284,6 +410,7 @@ def merge_scores(out_dir, scores_path, max_points=1.0):
             raise ValueError(f"scores name submissions that are not in {grades_path}: "
                              f"{unknown}")
         known = sorted({q for (_, q) in read_written_csv(folder.path)}, key=_question_order)
+        rubric = folder._read_json(RUBRIC_STORE) or {}
         given = {q for s in scores.values() for q in s}
         if known and not given <= set(known):
             raise ValueError(f"scores must name written questions of {CSV_NAME} ({known}), got "
@@ -298,7 +425,12 @@ def merge_scores(out_dir, scores_path, max_points=1.0):
                 raise ValueError(f"max_points of {q} must be the same in every row, got "
                                  f"{', '.join(f'{v:g}' for v in values)} (rows "
                                  f"{', '.join(map(str, rows_of))})")
-            questions[q] = values[0] if values else float(max_points)
+            if values:
+                questions[q] = values[0]
+            elif max_points is None and q in rubric:
+                questions[q] = float(rubric[q]["points"])
+            else:
+                questions[q] = 1.0 if max_points is None else float(max_points)
         for s in scores.values():
             for q, (points, _, _, row) in s.items():
                 if points > questions[q]:
@@ -310,6 +442,7 @@ def merge_scores(out_dir, scores_path, max_points=1.0):
         export = WrittenExport.__new__(WrittenExport)
         export.out_dir, export.rows = folder.path, read_written_csv(folder.path)
         export.questions = known
+        export.rubric = rubric
         for name, mine in scores.items():  # the file to keep shows what is merged
             for q, (points, top, comment, _) in mine.items():
                 if (name, q) in export.rows:
