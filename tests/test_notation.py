@@ -225,9 +225,11 @@ def test_the_course_has_notebooks_to_check():
 
 
 def course_pages():
-    """The book's markdown pages other than the notation page, and the assignments' README."""
+    """The book's markdown pages other than the notation page, the assignments' README and the
+    lecture outlines."""
     pages = [p for p in sorted((ROOT / "book").glob("*.md")) if p != NOTATION]
-    return pages + [ROOT / "exercises" / "README.md"]
+    extra = [ROOT / "exercises" / "README.md", ROOT / "instructor" / "lecture_outlines.md"]
+    return pages + [p for p in extra if p.exists()]
 
 
 @pytest.mark.parametrize("path", course_notebooks() + course_pages(),
