@@ -8,9 +8,13 @@ code; ``--baseline``, default the commit before the sandbox changed):
   submission with its check cells), ``--workers`` worker processes (goal: at least 1);
 * the cost of starting one sandboxed kernel and stopping it (median of ``--starts``);
 
-and for this tree only, the peak resident memory of the grading process and of its largest
-child (a worker) on a batch of hostile submissions (forged huge replies, a 19 MB string in
-the notebook, memory split over processes, FIFOs, symbolic links, scratch filling).
+and for this tree only, the peak resident memory of the grading side on a batch of hostile
+submissions (forged huge replies, 2.4 GB of messages sent to the grader, a line that makes a
+backtracking pattern take cubic time, a 19 MB string in the notebook, memory split over
+processes, FIFOs, symbolic links, scratch filling, an exception with a 50 MB message): the
+batch process, each worker and each link process (which holds one kernel's connection), and
+the sum of them all, sampled while the batch runs, and the processor time of the batch
+process and its workers.
 
     .venv/bin/python benchmarks/bench_grading.py [--copies 40] [--workers 2] [--starts 10]
 
@@ -27,7 +31,7 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXERCISE = "exercises/01-binary-discriminant"
+EXERCISE = "exercises/02-binary-discriminant"
 BASELINE = "8c0c03b"  # the grader with its own zygote and mount code
 
 THROUGHPUT = textwrap.dedent("""
@@ -84,7 +88,8 @@ HOSTILE = textwrap.dedent("""
     import json, os, resource, sys, time
     from pathlib import Path
     sys.path.insert(0, str(Path(sys.argv[1]) / "tests"))
-    from hostile import FILL_SCRATCH, HUGE_REPR, MEMORY_SPLIT, code_cells, notebook
+    import threading
+    from hostile import FILL_SCRATCH, FLOOD, HUGE_REPR, MEMORY_SPLIT, code_cells, notebook
     from nbcourse.grading.assignment import Limits
     from nbcourse.grading.grader import grade_batch
     assignment, tmp = Path(sys.argv[2]), Path(sys.argv[3])
@@ -95,20 +100,73 @@ HOSTILE = textwrap.dedent("""
         notebook(sol + [HUGE_REPR.format(n=n)], subs / f"repr{i}.ipynb")
     notebook(sol[:3] + [MEMORY_SPLIT.format(n=4, mb=300)] + sol[3:], subs / "memory.ipynb")
     notebook(sol[:3] + [FILL_SCRATCH] + sol[3:], subs / "fill.ipynb")
+    notebook(sol[:3] + ["raise ValueError('e' * 50_000_000)"] + sol[3:], subs / "raise.ipynb")
+    notebook(sol + [FLOOD.format(mb=8, n=300, parts=0)], subs / "flood-many.ipynb")
+    notebook(sol + [FLOOD.format(mb=8, n=0, parts=300)], subs / "flood-parts.ipynb")
+    notebook(sol + [" " * 200_000 + "x = 1"], subs / "spaces.ipynb")
     (subs / "big.ipynb").write_text(json.dumps({"nbformat": "x" * 19_000_000, "cells": []}))
     os.mkfifo(subs / "fifo.ipynb")
     (subs / "zero.ipynb").symlink_to("/dev/zero")
     for i in range(4):
         notebook(sol, subs / f"honest{i}.ipynb")
+    peaks = {"worker": 0.0, "link": 0.0, "all": 0.0}
+    cpu = {}
+    done = threading.Event()
+
+    # the peak (VmHWM) of every worker and link process while it runs, and the peak of the
+    # memory of them all with this process at once (PSS: a shared page is counted once)
+    def sample():
+        while not done.wait(0.05):
+            now = 0.0
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as f:
+                        cmd = f.read()
+                    with open(f"/proc/{pid}/status") as f:
+                        status = f.read()
+                    with open(f"/proc/{pid}/stat") as f:
+                        ticks = f.read().rsplit(")", 1)[1].split()[11:13]
+                except OSError:
+                    continue
+                kind = ("worker" if b"nbcourse.grading.grader" in cmd and b"--worker" in cmd
+                        else "link" if b"connection to one kernel" in cmd else None)
+                hwm = [line for line in status.splitlines() if line.startswith("VmHWM:")]
+                pss = []
+                if kind or int(pid) == os.getpid():
+                    try:
+                        with open(f"/proc/{pid}/smaps_rollup") as f:
+                            pss = [line for line in f if line.startswith("Pss:")]
+                    except OSError:
+                        pass
+                if kind and hwm:
+                    peaks[kind] = max(peaks[kind], int(hwm[0].split()[1]) / 1024)
+                if pss:
+                    now += int(pss[0].split()[1]) / 1024
+                if kind == "worker":
+                    cpu[pid] = sum(map(int, ticks)) / os.sysconf("SC_CLK_TCK")
+            peaks["all"] = max(peaks["all"], now)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     start = time.perf_counter()
     results = grade_batch(assignment, sorted(subs.iterdir()), tmp / "out", workers=2,
                           limits=Limits(total_timeout=20, cell_timeout=10, memory_mb=1024),
                           progress=None, allow_per_process_limits=True)
+    done.set()
+    sampler.join()
+    by_name = {r.name: r for r in results}
     print(json.dumps({
         "seconds": time.perf_counter() - start, "n": len(results),
         "honest_full": sum(r.total == r.max_score for r in results if "honest" in r.name),
+        "raise": by_name["raise.ipynb"].status + f" {by_name['raise.ipynb'].total:g}/"
+                 f"{by_name['raise.ipynb'].max_score:g} " + by_name["raise.ipynb"].reason[:200],
+        "flood": [by_name[n].status + ": " + by_name[n].reason[-90:]
+                  for n in ("flood-many.ipynb", "flood-parts.ipynb")],
         "grader_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "worker_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+        "grader_cpu": resource.getrusage(resource.RUSAGE_SELF).ru_utime
+                      + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
+        "worker_mib": peaks["worker"], "link_mib": peaks["link"], "all_mib": peaks["all"],
+        "worker_cpu": sum(cpu.values())}))
 """)
 
 
@@ -141,7 +199,7 @@ def main():
     cores = min(args.workers, os.cpu_count() or 1)
     print(f"{args.copies} copies of the solution, {args.workers} workers, "
           f"{os.cpu_count()} cores; uid {os.geteuid()}")
-    runs = [("bubblewrap sandbox (this tree)", None, ROOT / EXERCISE, START_NEW, ["new"])]
+    runs = [("bubblewrap sandbox (this tree)", str(ROOT), ROOT / EXERCISE, START_NEW, ["new"])]
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as tmp:
         if not args.no_baseline and os.geteuid() == 0:
             old = _baseline_tree(args.baseline, Path(tmp) / "baseline")
@@ -159,11 +217,18 @@ def main():
                   f"{r['n'] / r['seconds'] / cores:.2f} submissions/s/core; "
                   f"median {r['median']:.2f} s per submission")
         work = Path(tempfile.mkdtemp(dir=tmp))
-        h = _run(HOSTILE, [ROOT, ROOT / EXERCISE, work])
+        h = _run(HOSTILE, [ROOT, ROOT / EXERCISE, work], str(ROOT))
         print(f"\nhostile batch ({h['n']} submissions, {h['honest_full']}/4 honest ones with full "
               f"marks) in {h['seconds']:.1f} s")
-        print(f"  peak resident memory: grading process {h['grader_mib']:.0f} MiB, "
-              f"largest child (worker) {h['worker_mib']:.0f} MiB")
+        print(f"  peak resident memory: batch process {h['grader_mib']:.0f} MiB, largest worker "
+              f"{h['worker_mib']:.0f} MiB, largest link {h['link_mib']:.0f} MiB; all of them "
+              f"at once {h['all_mib']:.0f} MiB at most (proportional set size, sampled every "
+              f"50 ms)")
+        print(f"  processor time: batch process {h['grader_cpu']:.1f} s, workers "
+              f"{h['worker_cpu']:.1f} s")
+        for line in h["flood"]:
+            print(f"  flood: {line}")
+        print(f"  50 MB exception message: {h['raise']}")
 
 
 if __name__ == "__main__":

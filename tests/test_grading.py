@@ -38,7 +38,7 @@ from nbcourse.grading.grader import NotebookError, grade_notebook, read_code_cel
 from nbcourse.grading.probe import ProbeError, encode, evaluate, run, to_plain
 
 HONEST = Limits(**HONEST_LIMITS)
-# every assignment folder; the reference assignments 01 and 02 get extra, specific tests
+# every assignment folder; the reference assignments 02 and 05 get extra, specific tests
 ASSIGNMENTS = sorted(p.parent for p in (ROOT / "exercises").glob("*/tests.py"))
 
 
@@ -61,7 +61,7 @@ def test_assignment_has_at_least_five_questions_with_public_and_hidden_tests(fol
 
 def test_reference_assignments_are_present():
     assert {EX01, EX02} <= set(ASSIGNMENTS)
-    assert load_assignment(EX01).max_score == 10 and load_assignment(EX02).max_score == 12
+    assert load_assignment(EX01).max_score == 12 and load_assignment(EX02).max_score == 14
 
 
 @pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
@@ -73,7 +73,7 @@ def test_committed_student_notebook_is_not_stale(folder):
 
 
 def test_a_stale_student_notebook_is_detected(tmp_path):
-    folder = tmp_path / "01-binary-discriminant"
+    folder = tmp_path / "02-binary-discriminant"
     shutil.copytree(EX01, folder)
     nb = nbformat.read(folder / "solution.ipynb", as_version=4)
     nb.cells[2].source += "\n# an edit made after the student notebook was generated"
@@ -165,7 +165,7 @@ def test_check_explains_a_wrong_answer_and_hides_hidden_tests(capsys):
 
 
 def test_check_reports_placeholders_and_errors_kindly(capsys):
-    check = checker("02-q-minus-j", namespace={"eq13_threshold": ...})
+    check = checker("05-q-minus-j", namespace={"eq13_threshold": ...})
     check("q4")
     check("q1")
     out = capsys.readouterr().out
@@ -376,10 +376,10 @@ def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
         rows = {r["submission"]: r for r in csv.DictReader(f)}
     assert set(rows) == {"alice.ipynb", "bob.ipynb", "carol.ipynb", "dave.ipynb"}
     rows = {name.removesuffix(".ipynb"): row for name, row in rows.items()}
-    assert float(rows["alice"]["total"]) == 10 and rows["alice"]["status"] == "graded"
+    assert float(rows["alice"]["total"]) == 12 and rows["alice"]["status"] == "graded"
     assert float(rows["bob"]["total"]) == 0 and rows["bob"]["status"] == "graded"
     assert rows["carol"]["status"] == "invalid" and "UTF-8" in rows["carol"]["reason"]
-    assert float(rows["dave"]["total"]) == 0 and rows["dave"]["max"] == "10"
+    assert float(rows["dave"]["total"]) == 0 and rows["dave"]["max"] == "12"
     assert list(rows["alice"])[:7] == ["submission", "q1", "q2", "q3", "q4", "q5", "q6"]
     for name in rows:
         results = json.loads((out / f"{name}.ipynb" / "results.json").read_text())
@@ -387,7 +387,7 @@ def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
         for t in results["tests"]:
             assert set(t) >= {"name", "score", "max_score", "output", "visibility"}
     alice = json.loads((out / "alice.ipynb" / "results.json").read_text())
-    assert alice["score"] == 10
+    assert alice["score"] == 12
 
 
 def test_results_never_show_hidden_expected_values(tmp_path):
@@ -422,8 +422,12 @@ def _unpack(bundle, root):
     return names
 
 
-@pytest.mark.parametrize("which, expected", [("solution.ipynb", 10.0), (None, 0.0)])
-def test_gradescope_bundle_runs_locally(which, expected, tmp_path):
+@pytest.mark.parametrize("which, user, expected", [
+    ("solution.ipynb", "example-student", 12.0),
+    # the metadata names another student: q7's numbers are theirs, so only its form test passes
+    ("solution.ipynb", "bob@uni.example", 12.0 - 1.75),
+    (None, None, 0.0)])
+def test_gradescope_bundle_runs_locally(which, user, expected, tmp_path):
     bundle = tmp_path / "bundle.zip"
     from nbcourse.grading.cli import gradescope_main
 
@@ -438,14 +442,21 @@ def test_gradescope_bundle_runs_locally(which, expected, tmp_path):
     source = EX01 / which if which else student_path(EX01)
     shutil.copy(source, root / "submission" / "my-work.ipynb")
     (root / "submission" / "numpy.py").write_text("raise SystemExit('never imported')\n")
+    if user:
+        (root / "submission_metadata.json").write_text(json.dumps(
+            {"users": [{"email": user, "name": "A Student", "sid": None}]}))
     env = {**os.environ, "NBCOURSE_AUTOGRADER_ROOT": str(root),
            "NBCOURSE_AUTOGRADER_PYTHON": sys.executable}
     proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
                           capture_output=True, text=True, timeout=300, cwd=root / "submission")
     assert proc.returncode == 0, proc.stderr
     results = json.loads((root / "results" / "results.json").read_text())
-    assert results["score"] == expected
-    assert sum(t["max_score"] for t in results["tests"]) == pytest.approx(10.0)
+    assert results["score"] == pytest.approx(expected)
+    assert sum(t["max_score"] for t in results["tests"]) == pytest.approx(12.0)
+    if user:
+        assert f"numbers checked for {user!r} (from the Gradescope submission)" in \
+            results["output"]
+        assert ("flagged" in results["output"]) is (user != "example-student")
     assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}
 
 
@@ -553,8 +564,9 @@ def test_a_student_id_that_cannot_seed_is_named(value, message):
 
     verdict = student_id_is_set({"ok": True, "value": value})
     assert not verdict.passed and verdict.message == message
-    assert student_id_is_set({"ok": True, "value": "ada"}).message == \
-        "your numbers are those of STUDENT_ID 'ada'"
+    assert student_id_is_set({"ok": True, "value": "ada"}).message == (
+        "your numbers are those of STUDENT_ID 'ada' (unverified: when graded, they are checked "
+        "for your identifier on the course roster)")
 
 
 def _with_student_id(cells, student_id, theta=None):
@@ -586,6 +598,8 @@ def test_a_copied_personal_answer_fails_and_the_own_answer_passes(tmp_path):
     assert verdicts == {"STUDENT_ID": True, "my_theta: shape and rows": True,
                         "your own estimates": False}
     assert copied.scores["q6"] == 0.5  # the two form checks, a quarter of the question each
+    # without a roster the notebook's claim is the (unverified, flagged) identity; with one it
+    # is not: tests/test_grading_identity.py
     claimed = grade(EX07, notebook(_with_student_id(solution, "ada", ada_theta),
                                    tmp_path / "claimed.ipynb"), tmp_path)
     assert claimed.scores["q6"] == 2.0

@@ -232,9 +232,9 @@ def test_written_questions_are_found_in_every_assignment():
     from nbcourse.grading.written import written_questions
 
     found = {folder.name: sorted(written_questions(folder)) for folder in ASSIGNMENTS}
-    assert found == {"01-binary-discriminant": ["q5"], "02-q-minus-j": ["q6"],
-                     "03-two-models": ["q6"], "04-experiments": ["q7"],
-                     "05-discrete-features": ["q5", "q7"], "06-real-data": ["q2", "q5"],
+    assert found == {"02-binary-discriminant": ["q5"], "05-q-minus-j": ["q6"],
+                     "04-two-models": ["q6"], "06-experiments": ["q7"],
+                     "01-discrete-features": ["q5", "q7"], "03-real-data": ["q2", "q5"],
                      "07-smoothing": ["q3"], "08-scikit-learn": []}
 
 
@@ -285,9 +285,9 @@ def test_written_answers_are_exported_and_hand_scores_merged(tmp_path):
             grades = {r["submission"]: r for r in csv.DictReader(f)}
         assert float(grades["ada.ipynb"]["written_q5"]) == 1.5
         assert float(grades["ada.ipynb"]["total"]) == 0 + 1.5  # the untouched code scores 0
-        assert float(grades["ada.ipynb"]["max"]) == 10 + 2
+        assert float(grades["ada.ipynb"]["max"]) == 12 + 2
         # the question's max_points (given in ada's row) holds for every row
-        assert float(grades["bob.ipynb"]["max"]) == 10 + 2
+        assert float(grades["bob.ipynb"]["max"]) == 12 + 2
         results = json.loads((out / "ada.ipynb" / "results.json").read_text())
         written = [t for t in results["tests"] if t["name"] == "q5 (written answer)"]
         assert written == [{"name": "q5 (written answer)", "score": 1.5, "max_score": 2.0,

@@ -21,6 +21,8 @@ from hostile import (
     ESCAPES,
     EX01,
     FILL_SCRATCH,
+    FLOOD,
+    HONEST_LIMITS,
     HUGE_REPR,
     IPYTHON_HOOKS,
     MEMORY_SPLIT,
@@ -31,6 +33,7 @@ from hostile import (
     PATCH_SYS_MODULES,
     READ_SECRETS,
     REPLAY_KILL,
+    SPY,
     WORKER_ATTACK,
     code_cells,
     forged_output,
@@ -45,7 +48,9 @@ from nbcourse.grading.sandbox import Sandbox, _descendants, _own_cgroups
 
 LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,
                 max_procs=40, file_mb=32)
-FULL = 10.0
+# a flood is ended by the link's limit on the bytes it reads, not by the cell's time limit
+FLOOD_LIMITS = LIMITS.replace(cell_timeout=30)
+FULL = 12.0
 
 
 @pytest.fixture(scope="module")
@@ -196,6 +201,78 @@ def test_printed_and_written_forged_results_are_ignored(assignment, tmp_path):
     assert len(rows) == 2 and not any(r.startswith("forged") for r in rows)
 
 
+# --- text the grader parses ------------------------------------------------------------
+
+PATHOLOGICAL = [" " * 200_000 + "x", "a " * 200_000 + "=", "(" * 200_000 + "= 1",
+                "a" + " " * 200_000 + ":" * 200_000, "def" + " " * 200_000 + "(",
+                "x" + " " * 200_000 + "*" * 200_000 + "== 1", "raise ValueError('(' * 400)"]
+
+
+def test_pathological_lines_cost_the_grader_little(assignment, tmp_path):
+    """Lines that make a backtracking pattern take cubic time (a line of spaces), in a cell
+    that fails and in one that times out: the grader reads every cell for the names it
+    defines and every error message, in time linear in their length."""
+    import resource
+
+    text = "\n".join(PATHOLOGICAL)
+    cells = solution_plus(text, text + "\nwhile True:\n    pass\n",
+                          "raise ValueError('(' * 400 + ', line 1)')\n")
+    limits = Limits(**{**HONEST_LIMITS, "cell_timeout": 2})
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    result = grade(assignment, cells, tmp_path, limits=limits)
+    assert result.total == FULL
+    assert "timed out" in result.reason
+    # the grader's own processor time: the old pattern took hours on these lines
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - before < 10
+
+
+# --- hidden tests ----------------------------------------------------------------------
+
+
+def _digits(value):
+    """The leading digits of every number in ``value`` that is not round (0.3 is, a random
+    probability is not): what would give a hidden input or expected value away."""
+    if isinstance(value, list | tuple):
+        return {d for v in value for d in _digits(v)}
+    if hasattr(value, "tolist"):
+        return _digits(value.tolist())
+    text = repr(float(value))
+    return {text[:8]} if len(text.lstrip("-")) >= 6 else set()
+
+
+def test_nothing_a_hidden_test_passes_or_expects_is_shown(assignment, tmp_path):
+    """A submission whose functions show, in every public test, the inputs of the calls
+    made before: nothing visible in results.json (before publication) holds a hidden
+    input or expected value, a hidden test's name, or a score that counts hidden passes."""
+    from nbcourse import two_class_discriminant
+
+    hidden = [t for q in assignment.questions for t in q.tests if t.hidden]
+    secrets = set()
+    for test in hidden:
+        for probe in test.probes:
+            secrets |= _digits(list(getattr(probe, "args", ())))
+    p6, q6 = next(t for t in hidden if t.name == "six random features").probe.args
+    p4, q4, prior = next(t for t in hidden if t.name.startswith("four random")).probe.args
+    secrets |= _digits(two_class_discriminant(p6, q6)[0].tolist())
+    secrets.add(repr(float(two_class_discriminant(p4, q4, prior)[1]))[:8])
+    x_big = next(t for t in hidden if t.name.startswith("201 samples")).probe.args[0]
+    secrets.add(json.dumps(x_big[:3])[1:-1])
+    assert len(secrets) > 20
+    out = tmp_path / "out"
+    path = notebook(student_plus(SPY), tmp_path / "spy.ipynb")
+    (result,) = grade_batch(EX01, [path], out, workers=1, limits=LIMITS, progress=None)
+    data = json.loads((out / "spy.ipynb" / "results.json").read_text())
+    shown = [data["output"]] + [t["name"] + " " + t["output"] for t in data["tests"]
+                                if t["visibility"] == "visible"]
+    assert any("your code raised ValueError: [" in text for text in shown)  # the spy works
+    leaked = {s for s in secrets if any(s in text for text in shown)}
+    assert not leaked, shown
+    assert data["visibility"] == "after_published"  # the total counts hidden passes
+    assert "execution_time" not in data
+    names = " ".join(t["output"] for t in data["tests"] if t["visibility"] != "visible")
+    assert not any(t.name in names for t in hidden)
+
+
 # --- reading the tests or the solution --------------------------------------------------
 
 
@@ -266,6 +343,17 @@ def test_total_time_limit_stops_the_notebook(assignment, tmp_path):
     cells = ["import time\ntime.sleep(1.8)\n"] * 5 + code_cells(EX01 / "solution.ipynb")
     result = grade(assignment, cells, tmp_path, limits=limits)
     assert result.total == 0 and "total time limit" in result.reason
+
+
+def test_answers_defined_before_the_total_limit_still_count(assignment, tmp_path):
+    """Later cells that use up the total time limit stop the notebook there, and the
+    answers defined before them are still checked: the probes have time of their own."""
+    limits = Limits(**{**HONEST_LIMITS, "total_timeout": 40})
+    cells = code_cells(EX01 / "solution.ipynb") + ["import time\ntime.sleep(10**6)\n"] * 3
+    result = grade(assignment, cells, tmp_path, limits=limits)
+    assert result.status == "graded"
+    assert "total time limit" in result.reason, result.reason
+    assert result.total == FULL, result.reason
 
 
 # --- recursion, memory, processes, output ----------------------------------------------
@@ -342,7 +430,25 @@ def test_100_mb_of_output(assignment, tmp_path):
 
 def test_huge_exception_message(assignment, tmp_path):
     cells = solution_plus("raise ValueError('e' * 50_000_000)\n", at=3)
-    assert grade(assignment, cells, tmp_path).total == FULL
+    result = grade(assignment, cells, tmp_path)
+    assert result.status == "graded" and result.total == FULL, result.reason
+
+
+def test_huge_exception_message_is_cut_and_read(assignment, tmp_path):
+    """A 50 MB exception message raised by the cell that defines an answer: the link
+    cuts the reply's long strings, the grading process reads a reply of bounded size, the
+    answer counts and the note shows the start of the error. The cells have time enough
+    for the kernel to send a reply of 100 MB (message and traceback)."""
+    before = _peak_rss_mib()
+    cells = code_cells(EX01 / "solution.ipynb")
+    at = next(i for i, c in enumerate(cells) if c.startswith("useless_feature ="))
+    cells[at] += "\nraise ValueError('e' * 50_000_000)\n"
+    result = grade(assignment, cells, tmp_path, limits=LIMITS.replace(cell_timeout=60))
+    assert result.status == "graded" and result.total == FULL, result.reason
+    assert _peak_rss_mib() - before < 200  # a whole reply, read and decoded, is 200 MB
+    note = (f"q6: the cell that defines useless_feature (code cell {at + 1}) failed with "
+            f"ValueError: eeeeeeeeee")
+    assert note in result.reason and len(result.reason) < 400, result.reason
 
 
 def test_disk_filling_is_bounded(assignment, tmp_path):
@@ -462,7 +568,7 @@ def test_shell_escapes_score_zero(assignment, tmp_path):
         "%%bash\necho '{\"score\": 10}' > results.json\n"
         "echo '{\"score\": 10}' > /autograder/results/results.json 2>/dev/null\n"
         "kill -9 $PPID 2>/dev/null\nsleep 100 &\n",
-        "files = !find / -path '*01-binary-discriminant/solution.ipynb' -not -path '/proc/*' 2>/dev/null\n"
+        "files = !find / -path '*02-binary-discriminant/solution.ipynb' -not -path '/proc/*' 2>/dev/null\n"
         "import json\nfor path in files:\n    try:\n        nb = json.load(open(path))\n"
         "        for cell in nb['cells']:\n            src = ''.join(cell['source'])\n"
         "            if cell['cell_type'] == 'code' and 'check(' not in src:\n"
@@ -601,7 +707,8 @@ def test_filling_the_scratch_directory_leaves_nothing_behind(level, assignment, 
 
 def test_huge_forged_repr_is_refused_before_parsing(assignment, tmp_path):
     """A display formatter that turns the probe's reply into millions of characters: under
-    the message limit it is refused by size before parsing, over it zmq drops it."""
+    the message limit it is refused by size before parsing, over it the link cuts it and
+    it is refused all the same."""
     import resource
 
     limits = LIMITS.replace(total_timeout=15)
@@ -616,6 +723,79 @@ def test_huge_forged_repr_is_refused_before_parsing(assignment, tmp_path):
         assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu_before < 5
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 400
+
+
+def _peak_rss_mib():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+
+
+@pytest.mark.parametrize("attack", [dict(n=300, parts=0), dict(n=0, parts=300)],
+                         ids=["many-messages", "one-message-of-many-parts"])
+def test_flood_of_messages_to_the_grader_is_bounded(attack, level, assignment, tmp_path):
+    """2.4 GB sent into the kernel's shell socket, addressed to the grader: the grading
+    process's peak memory and processor time stay small, and the submission ends with a
+    reason that says why (its answers, all defined before the flood, do not count). The
+    flooding cell has time enough to send past the link's limit on a busy machine."""
+    import resource
+
+    cpu_before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    before = _peak_rss_mib()
+    cells = solution_plus(FLOOD.format(mb=8, **attack), "x = 1\n")
+    result = grade(assignment, cells, tmp_path, limits=FLOOD_LIMITS)
+    assert _peak_rss_mib() - before < 300  # the memory the flood would take is 2.4 GB
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu_before < 10
+    assert result.status == "error"
+    assert "grading stopped: the kernel sent the grader" in result.reason, result.reason
+
+
+@pytest.mark.parametrize("attack", ["flood", "spy"])
+def test_gradescope_run_autograder_path(attack, tmp_path):
+    """The flood and the hidden-input spy through Gradescope's run_autograder: the flood
+    ends with a reason the student sees, the spy sees no hidden input."""
+    import subprocess
+    import sys
+    import zipfile
+
+    from nbcourse.grading.gradescope import build_bundle
+
+    bundle = build_bundle(EX01, tmp_path / "bundle.zip", limits=FLOOD_LIMITS)
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(root / "source")
+    (root / "submission").mkdir()
+    cells = (solution_plus(FLOOD.format(mb=8, n=300, parts=0)) if attack == "flood"
+             else student_plus(SPY))
+    notebook(cells, root / "submission" / "hw.ipynb")
+    env = {**os.environ, "NBCOURSE_AUTOGRADER_ROOT": str(root),
+           "NBCOURSE_AUTOGRADER_PYTHON": sys.executable}
+    proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=600, cwd=root / "submission")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0
+    if attack == "flood":
+        assert "Status: error" in results["output"]
+        assert "the kernel sent the grader" in results["output"]
+    else:
+        shown = " ".join([results["output"]] + [t["output"] for t in results["tests"]
+                                                if t["visibility"] == "visible"])
+        assert "ValueError: [" in shown and "0.102223" not in shown
+        assert results["visibility"] == "after_published"
+
+
+def test_a_flood_ends_only_its_own_submission(tmp_path):
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    notebook(solution_plus(FLOOD.format(mb=8, n=300, parts=0)), subs / "flood.ipynb")
+    for i in range(2):
+        notebook(solution_plus(), subs / f"honest{i}.ipynb")
+    results = grade_batch(EX01, sorted(subs.iterdir()), tmp_path / "out", workers=1,
+                          limits=FLOOD_LIMITS, progress=None, allow_per_process_limits=True)
+    by_name = {r.name: r for r in results}
+    assert by_name["flood.ipynb"].status == "error"
+    assert "the kernel sent the grader" in by_name["flood.ipynb"].reason
+    assert [by_name[f"honest{i}.ipynb"].total for i in range(2)] == [FULL, FULL]
 
 
 def test_replays_count_against_the_total_deadline(level, assignment, tmp_path):
@@ -642,6 +822,9 @@ def _hostile_batch(folder):
     notebook(sol, folder / "a" / "hw.ipynb")
     notebook(stu, folder / "b" / "hw.ipynb")
     notebook(stu + [READ_SECRETS], folder / "=HYPERLINK(1).ipynb")
+    notebook(sol + [FLOOD.format(mb=8, n=300, parts=0)], folder / "flood.ipynb")
+    notebook(stu + [SPY], folder / "spy.ipynb")
+    notebook(sol + ["\n".join(PATHOLOGICAL)], folder / "spaces.ipynb")
     for name in ("hw-2.ipynb", "grades.csv.ipynb", "...ipynb", "\x1b[2K\x1b[1Aevil.ipynb"):
         (folder / name).write_text("{}")
     (folder / "link.ipynb").symlink_to(EX01 / "solution.ipynb")
@@ -651,6 +834,7 @@ def _hostile_batch(folder):
     big = {"nbformat": "x" * 19_000_000, "cells": []}
     (folder / "big.ipynb").write_text(json.dumps(big))
     return {"a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3DHYPERLINK%281%29.ipynb": 0,
+            "flood.ipynb": ("error", 0), "spy.ipynb": 0, "spaces.ipynb": FULL,
             "hw-2.ipynb": None, "grades.csv.ipynb": None, "%2E..ipynb": None,
             "%1B%5B2K%1B%5B1Aevil.ipynb": None, "link.ipynb": None, "null.ipynb": None,
             "zero.ipynb": None, "fifo.ipynb": None, "big.ipynb": None}
@@ -668,10 +852,16 @@ def _check_batch(folder, out, stdout, expected):
         row = by_name[name]
         if total is None:
             assert row["status"] == "invalid" and float(row["total"]) == 0, (name, row)
+        elif isinstance(total, tuple):  # (status, total)
+            assert (row["status"], float(row["total"])) == total, (name, row)
         else:
             assert row["status"] == "graded" and float(row["total"]) == total, (name, row)
         assert json.loads((out / name / "results.json").read_text())["score"] == \
             float(row["total"])
+    assert "the kernel sent the grader" in by_name["flood.ipynb"]["reason"]
+    spy = json.loads((out / "spy.ipynb" / "results.json").read_text())
+    shown = " ".join(t["output"] for t in spy["tests"] if t["visibility"] == "visible")
+    assert "ValueError: [" in shown and "0.102223" not in shown  # no hidden input
     formula = [r for r in rows if r["submission"].lstrip("'").startswith("%3D")]
     assert all(not r["submission"].startswith(("=", "+", "-", "@")) for r in rows)
     assert formula and all(len(r["reason"]) <= 2000 for r in rows)
@@ -704,9 +894,9 @@ def test_hostile_batch_at_every_level(level_name, tmp_path):
     expected = _hostile_batch(subs)
     out = tmp_path / "out"
     cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01),
-           "--out", str(out), "--workers", "2", "--cell-timeout", "5", "--total-timeout", "30",
+           "--out", str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "90",
            "--memory-mb", "1024", str(subs)]
-    env = {**os.environ, "PYTHONPATH": ""}
+    env = {**os.environ, "PYTHONPATH": str(EX01.parents[1])}  # this checkout
     if level_name == "per-process-limits":
         env["NBCOURSE_GRADING_TREE_LIMITS"] = "0"
         refused = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
@@ -781,7 +971,7 @@ def normal_user():
                   "--", "setpriv", "--reuid", user, "--regid", user, "--init-groups",
                   "--inh-caps=-all", "--bounding-set=-all", "--"]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work),
-               "LANG": "C.UTF-8", "PYTHONPATH": ""}
+               "LANG": "C.UTF-8", "PYTHONPATH": str(EX01.parents[1])}  # this checkout
         probe = subprocess.run(
             prefix + [sys.executable, "-P", "-c", "import json, nbcourse.grading.sandbox as s;"
                       "f = s.isolation(); print(json.dumps([f.sandbox, f.tree_limits, "
@@ -902,7 +1092,7 @@ def test_normal_user_level(normal_user):
     out = work / "out"
     cmd = normal_user["prefix"] + [
         sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out",
-        str(out), "--workers", "2", "--cell-timeout", "5", "--total-timeout", "30", str(subs)]
+        str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "90", str(subs)]
     if not normal_user["tree_limits"]:
         refused = subprocess.run(cmd, capture_output=True, text=True, env=normal_user["env"],
                                  timeout=120)

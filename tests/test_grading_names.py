@@ -105,6 +105,52 @@ def test_written_exports_and_merged_comments_carry_no_invisible_characters(tmp_p
     assert _visible(tests[0]["output"]) and tests[0]["output"].startswith("good")
 
 
+LOOK_ALIKES = {"alice.ipynb": "alice.ipynb",
+               "\u0430lice.ipynb": "%D0%B0lice.ipynb",      # Cyrillic а
+               "\uff41lice.ipynb": "%EF%BD%81lice.ipynb",   # fullwidth ａ
+               "\u212bsa.ipynb": "%E2%84%ABsa.ipynb",       # the Ångström sign
+               "\u00c5sa.ipynb": "\u00c5sa.ipynb",           # Å, the letter
+               "bo\u0431.ipynb": "bo%D0%B1.ipynb",           # Cyrillic б (looks like 6)
+               "jos\u00e9.ipynb": "jos\u00e9.ipynb",         # é is kept
+               "jose\u0301.ipynb": "jose%CC%81.ipynb"}       # e and a combining accent
+
+
+def test_look_alike_names_are_visibly_distinct_in_every_export(tmp_path):
+    """Names that differ only by a character that looks like another (Cyrillic а for a,
+    fullwidth ａ, the Ångström sign for Å) show differently in grades.csv and the
+    written-answers CSV and HTML: the look-alike character is percent-encoded."""
+    import html
+    import unicodedata
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for name in LOOK_ALIKES:
+        (subs / name).write_bytes(b"not a notebook")  # invalid: graded without a kernel
+    out = tmp_path / "out"
+    results = grade_batch(EX01, sorted(subs.iterdir()), out, progress=None)
+    assert sorted(r.name for r in results) == sorted(LOOK_ALIKES.values())
+    with open(out / "grades.csv", encoding="utf-8", newline="") as f:
+        shown = [r["submission"].removeprefix("'") for r in csv.DictReader(f)]
+    with open(out / "written-answers.csv", encoding="utf-8", newline="") as f:
+        written = {r["submission"].removeprefix("'") for r in csv.DictReader(f)}
+    page = html.unescape((out / "written-answers.html").read_text(encoding="utf-8"))
+    assert sorted(shown) == sorted(written) == sorted(LOOK_ALIKES.values())
+    assert all(f"<td>{name}</td>" in page for name in LOOK_ALIKES.values())
+
+    def looks(name):  # what a reader sees: compatibility forms folded, accents dropped
+        folded = unicodedata.normalize("NFKD", name).translate({0x430: "a", 0x431: "6"})
+        return "".join(c for c in folded if not unicodedata.combining(c))
+
+    assert len({looks(n) for n in shown}) == len(shown)
+
+
+def test_gradescope_shows_look_alike_names_escaped():
+    from nbcourse.grading.gradescope import shown_name
+
+    assert shown_name("\u0430lice.ipynb") == "\\u0430lice.ipynb"
+    assert shown_name("jos\u00e9.ipynb") == "jos\u00e9.ipynb"
+
+
 # --- Gradescope: several notebooks in one submission -----------------------------------
 
 
@@ -121,8 +167,8 @@ def _submission(folder, files):
 
 
 @pytest.mark.parametrize("files, graded, why", [
-    ({"01-binary-discriminant.ipynb": student_path(EX01), "a.ipynb": EX01 / "solution.ipynb"},
-     "01-binary-discriminant.ipynb", "the one named after the assignment"),
+    ({"02-binary-discriminant.ipynb": student_path(EX01), "a.ipynb": EX01 / "solution.ipynb"},
+     "02-binary-discriminant.ipynb", "the one named after the assignment"),
     ({"notes.ipynb": b"{", "work.ipynb": student_path(EX01)}, "work.ipynb",
      "the only one that is a readable notebook"),
     ({"b.ipynb": student_path(EX01), "a.ipynb": student_path(EX01)}, "a.ipynb",
@@ -135,9 +181,9 @@ def test_gradescope_picks_one_of_several_notebooks_and_says_which(files, graded,
     from nbcourse.grading.gradescope import _pick_submission
 
     folder = _submission(tmp_path / "submission", files)
-    chosen, note = _pick_submission(folder, "01-binary-discriminant")
+    chosen, note = _pick_submission(folder, "02-binary-discriminant")
     assert note.startswith(f"You submitted {len(files)} notebooks (")
-    assert f"graded {graded}, {why}. Submit only 01-binary-discriminant.ipynb" in note
+    assert f"graded {graded}, {why}. Submit only 02-binary-discriminant.ipynb" in note
     assert _visible(note)
 
 
@@ -156,4 +202,4 @@ def test_gradescope_results_tell_the_student_which_notebook_was_graded(tmp_path)
     assert results["output"].startswith("You submitted 2 notebooks (draft.ipynb, final.ipynb); "
                                         "graded final.ipynb, the only one that is a readable "
                                         "notebook.")
-    assert results["score"] == 10
+    assert results["score"] == 12

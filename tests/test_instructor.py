@@ -90,7 +90,7 @@ def test_the_export_carries_the_rubric(folder, tmp_path):
 
 
 def test_a_merge_keeps_the_rubric_in_the_sheet_and_the_points_of_the_rubric(tmp_path):
-    folder = ROOT / "exercises" / "05-discrete-features"
+    folder = ROOT / "exercises" / "01-discrete-features"
     out = tmp_path / "out"
     out.mkdir()
     export_written(folder, [_fake_answers(folder, tmp_path)], ["a.ipynb"], out)
@@ -121,7 +121,7 @@ def test_a_merge_keeps_the_rubric_in_the_sheet_and_the_points_of_the_rubric(tmp_
     (lambda r: r.update(Q9=r["q5"]), "keys must be questions such as 'q5', got 'Q9'"),
 ])
 def test_a_malformed_rubric_is_refused_naming_what_is_wrong(tmp_path, change, message):
-    rubric = raw_rubric(ROOT / "exercises" / "01-binary-discriminant")
+    rubric = raw_rubric(ROOT / "exercises" / "02-binary-discriminant")
     change(rubric)
     (tmp_path / RUBRIC).write_text(yaml.safe_dump(rubric), encoding="utf-8")
     with pytest.raises(ValueError, match=message):
@@ -131,7 +131,7 @@ def test_a_malformed_rubric_is_refused_naming_what_is_wrong(tmp_path, change, me
 def test_a_rubric_must_cover_exactly_the_written_questions(tmp_path, monkeypatch):
     import nbcourse.grading.written as written
 
-    rubric = raw_rubric(ROOT / "exercises" / "01-binary-discriminant")
+    rubric = raw_rubric(ROOT / "exercises" / "02-binary-discriminant")
     (tmp_path / RUBRIC).write_text(yaml.safe_dump(rubric), encoding="utf-8")
     monkeypatch.setattr(written, "written_questions", lambda folder: {"q5": "x", "q6": "y"})
     with pytest.raises(ValueError, match=r"no entry for \['q6'\]"):
@@ -144,8 +144,8 @@ def test_a_rubric_must_cover_exactly_the_written_questions(tmp_path, monkeypatch
 def test_an_assignment_without_a_rubric_still_exports_its_answers(tmp_path):
     import shutil
 
-    folder = tmp_path / "01-binary-discriminant"
-    shutil.copytree(ROOT / "exercises" / "01-binary-discriminant", folder)
+    folder = tmp_path / "02-binary-discriminant"
+    shutil.copytree(ROOT / "exercises" / "02-binary-discriminant", folder)
     (folder / RUBRIC).unlink()
     out = tmp_path / "out"
     out.mkdir()

@@ -34,7 +34,7 @@ import build_student_tree as bst  # noqa: E402
 CHROMIUM = Path(os.environ.get("NBCOURSE_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = ROOT / "_build" / "screenshots" / "jupyterlab"
 CHAPTER = "book/part1/04_explore_binary_discriminant.ipynb"
-ASSIGNMENT = "exercises/01-binary-discriminant/01-binary-discriminant.ipynb"
+ASSIGNMENT = "exercises/02-binary-discriminant/02-binary-discriminant.ipynb"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]

@@ -139,7 +139,7 @@ def binder_url(config, path):
 
 
 def assignment_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """``{assignment}`01-binary-discriminant``` -> a Binder link to the student notebook."""
+    """``{assignment}`02-binary-discriminant``` -> a Binder link to the student notebook."""
     app = inliner.document.settings.env.app
     path = f"exercises/{text}/{text}.ipynb"
     if not (Path(app.confdir) / path).is_file():

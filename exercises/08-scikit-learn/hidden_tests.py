@@ -8,7 +8,7 @@ inputs and expected values below appear nowhere in what students receive.
 
 import numpy as np
 
-from nbcourse.grading import Call, Test, close
+from nbcourse.grading import Call, Test, close, personal
 
 
 def _data(seed, n, n_values, n_classes):
@@ -37,6 +37,16 @@ FOUR = [("three classes, alpha = 0.5", (X3, Y3, T3, 0.5)),
         ("two binary features, alpha = 2", (X2, Y2, T2, 2.0)),
         ("one feature, alpha = 0.1", (X1, Y1, T1, 0.1))]
 
+
+def _my_post(seed):
+    """Categorical posteriors (alpha = 1) for the records drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    X = np.vstack([[[0, 0], [1, 1], [2, 2]], rng.integers(0, 3, size=(9, 2))])
+    y = np.concatenate([[0, 1], rng.integers(0, 2, 10)])
+    X_new = rng.integers(0, 3, size=(2, 2))
+    return _categorical(X.tolist(), y.tolist(), X_new.tolist(), 1.0)()
+
+
 HIDDEN = {
     "q1": _calls("categorical_posterior", FOUR, _categorical),
     "q2": _calls("pob_posterior", FOUR, _pob),
@@ -45,4 +55,8 @@ HIDDEN = {
     "q5": _calls("all_off_posterior", [(label, args[:2] + args[3:]) for label, args in FOUR],
                  _all_off),
     "q6": _calls("multinomial_posterior", FOUR, _multinomial),
+    "q7": [
+        Test("your own numbers", (Value("STUDENT_ID"), Value("my_post")),
+             personal("08-scikit-learn", "q7", _my_post, rtol=1e-6), weight=3, hidden=True),
+    ],
 }

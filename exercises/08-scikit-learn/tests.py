@@ -12,7 +12,16 @@ each feature occurs in the training rows.
 import numpy as np
 
 from nbcourse import CategoricalNB, ProductOfBernoullisNB, hair_eye_color, one_hot
-from nbcourse.grading import Assignment, Call, Question, Test, Value, close
+from nbcourse.grading import (
+    Assignment,
+    Call,
+    Question,
+    Test,
+    Value,
+    close,
+    has_form,
+    student_id_is_set,
+)
 
 X_PUB = [[0, 1], [1, 0], [2, 1], [0, 0], [1, 1], [2, 0], [0, 1], [2, 1], [1, 0]]
 Y_PUB = [0, 0, 0, 0, 1, 1, 1, 1, 1]
@@ -114,6 +123,10 @@ ASSIGNMENT = Assignment(
         Question("q6", "MultinomialNB on one-hot codes", 2, [
             Test("nine records, alpha = 1", Call("multinomial_posterior", X_PUB, Y_PUB, X_NEW, 1.0),
                  close(_multinomial(X_PUB, Y_PUB, X_NEW, 1.0))),
+        ]),
+        Question("q7", "your own records", 2, [
+            Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
+            Test("my_post: form", Value("my_post"), has_form("my_post", (2, 2), 0, 1, rows_sum_to_one=True), weight=0.5),
         ]),
     ],
 )

@@ -4,7 +4,8 @@
   the instructor-only ``hidden_tests.py``; :func:`student_files` lists what students get);
 * :mod:`~nbcourse.grading.generate` — solution notebook to student notebook;
 * :mod:`~nbcourse.grading.check` — ``check("q1")`` inside the student's notebook;
-* :mod:`~nbcourse.grading.variants` — per-student numbers for compute-a-value questions;
+* :mod:`~nbcourse.grading.variants` — per-student numbers for compute-a-value questions,
+  checked for the owner a roster or Gradescope names (never the notebook's claim);
 * :mod:`~nbcourse.grading.sandbox` — one kernel per submission in a bubblewrap sandbox;
 * :mod:`~nbcourse.grading.grader` — scoring, batches, ``grades.csv`` and ``results.json``;
 * :mod:`~nbcourse.grading.gradescope` — the Gradescope autograder bundle.
@@ -30,7 +31,7 @@ from .assignment import (
     student_files,
 )
 from .check import Checker, checker
-from .variants import personal, personal_seed, student_id_is_set
+from .variants import has_form, personal, personal_seed, read_roster, student_id_is_set
 
 __all__ = [
     "Assignment",
@@ -45,11 +46,13 @@ __all__ = [
     "close",
     "equal",
     "error_verdict",
+    "has_form",
     "instructor_files",
     "load_assignment",
     "personal",
     "personal_seed",
     "raises",
+    "read_roster",
     "student_files",
     "student_id_is_set",
 ]

@@ -14,9 +14,8 @@ import sys
 import time
 
 
-def set_limits(limits):
+def set_limits(limits, cpu):
     mib = 1024 * 1024
-    cpu = int(limits["total_timeout"]) + 10
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     resource.setrlimit(resource.RLIMIT_AS, (limits["memory_mb"] * mib,) * 2)
@@ -28,7 +27,7 @@ def set_limits(limits):
 
 def main(config):
     sys.path[:] = config["path"]
-    set_limits(config["limits"])
+    set_limits(config["limits"], int(config["cpu_seconds"]))
     signal.signal(signal.SIGINT, signal.default_int_handler)
     argv = ["-f", config["connection_file"], "--HistoryManager.enabled=False",
             "--IPKernelApp.quiet=True", "--InteractiveShell.xmode=Minimal"]

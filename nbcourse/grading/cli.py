@@ -16,7 +16,8 @@ __all__ = ["gradescope_main", "grade_main", "merge_main"]
 def _limit_options(parser):
     group = parser.add_argument_group("limits (default: the assignment's own)")
     group.add_argument("--cell-timeout", type=float, help="seconds per cell")
-    group.add_argument("--total-timeout", type=float, help="seconds per submission")
+    group.add_argument("--total-timeout", type=float,
+                       help="seconds for all cells of a submission (the checks have their own)")
     group.add_argument("--probe-timeout", type=float, help="seconds per checked call")
     group.add_argument("--memory-mb", type=int, help="address-space limit of a kernel (MiB)")
     group.add_argument("--max-procs", type=int, help="processes and threads per kernel")
@@ -80,6 +81,11 @@ def grade_main(argv=None):
                              "--out (default: keep them, so a stopped batch resumes)")
     parser.add_argument("--base", help="folder that submission names are relative to "
                                        "(default: the one of the first batch into --out)")
+    parser.add_argument("--roster", help="CSV with columns submission (a file name, or the "
+                                         "name grades.csv shows) and student_id: the owner "
+                                         "whose numbers per-student answers are checked for "
+                                         "(default: the notebook's STUDENT_ID, flagged "
+                                         "unverified)")
     _risk_option(parser)
     _limit_options(parser)
     parser.add_argument("submissions", nargs="+", help=".ipynb files or folders of them")
@@ -96,6 +102,14 @@ def grade_main(argv=None):
         assignment = load_assignment(args.assignment)
     except ValueError as exc:
         parser.error(str(exc))
+    roster = None
+    if args.roster is not None:
+        from .variants import read_roster
+
+        try:
+            roster = read_roster(args.roster)
+        except ValueError as exc:
+            parser.error(f"argument --roster: {exc}")
     notebooks = _notebooks(args.submissions)
     if not notebooks:
         parser.error("no .ipynb submissions found")
@@ -105,11 +119,20 @@ def grade_main(argv=None):
                               limits=_limits(assignment, args),
                               progress=None if args.quiet else print,
                               allow_per_process_limits=args.allow_per_process_limits,
-                              regrade=args.regrade, base=args.base)
+                              regrade=args.regrade, base=args.base, roster=roster)
     except (IsolationError, OutputBusy, ValueError) as exc:
         print(f"nbcourse grade: {exc}", file=sys.stderr)
         return 2
     seconds = time.monotonic() - start
+    flagged = [r.name for r in results if r.identity.get("check") in ("differs", "look-alike")]
+    if flagged:
+        one = len(flagged) == 1
+        print(f"{len(flagged)} notebook{'' if one else 's'} claim{'s' if one else ''} a "
+              f"STUDENT_ID other than the owner's (id_check in grades.csv): "
+              f"{', '.join(flagged[:5])}{', ...' if len(flagged) > 5 else ''}")
+    if roster is None:
+        print("no --roster: per-student answers were checked for each notebook's own "
+              "STUDENT_ID, flagged unverified in grades.csv and results.json")
     graded = sum(r.status == "graded" for r in results)
     print(f"{len(results)} submissions ({graded} graded, {len(results) - graded} invalid or "
           f"failed; {len(results.replaced)} replaced earlier rows; {len(results.kept)} already "
@@ -154,6 +177,9 @@ def gradescope_main(argv=None):
         description="Build a Gradescope autograder zip that runs the same grader.")
     parser.add_argument("assignment", help="folder exercises/<name>")
     parser.add_argument("-o", "--output", required=True, help="zip file to write")
+    parser.add_argument("--identity-field", choices=["email", "sid"], default="email",
+                        help="field of a Gradescope user that is the student's identifier "
+                             "(default email; sid is the student ID set in the course roster)")
     _risk_option(parser)
     _limit_options(parser)
     args = parser.parse_args(argv)
@@ -164,7 +190,7 @@ def gradescope_main(argv=None):
     except ValueError as exc:
         parser.error(str(exc))
     path = build_bundle(assignment.path, args.output, _limits(assignment, args),
-                        args.allow_per_process_limits)
+                        args.allow_per_process_limits, args.identity_field)
     print(f"wrote {path}")
     return 0
 

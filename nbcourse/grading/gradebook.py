@@ -31,6 +31,7 @@ WRITTEN_STORE = "written-scores.json"
 BATCH = "batch.json"
 WRITTEN_TEST = " (written answer)"
 NUMERIC = {"total", "max", "seconds", "written_max"}
+TEXT = {"submission", "status", "reason", "student_id", "id_source", "id_check"}
 
 
 class OutputBusy(RuntimeError):
@@ -223,7 +224,7 @@ class OutputFolder:
             cells = []
             for column in columns[:at] + extra + columns[at:]:
                 value = record.get(column, "")
-                numeric = column in NUMERIC or (column not in ("submission", "status", "reason"))
+                numeric = column in NUMERIC or column not in TEXT
                 if numeric and value != "":
                     cells.append(number(value))
                 else:

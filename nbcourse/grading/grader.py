@@ -38,8 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import probe as probe_module
+from . import variants
 from .assignment import MAX_PAYLOAD, Assignment, Limits, load_assignment, parse_results
-from .sandbox import IsolationError, KernelDied, Sandbox, require_isolation
+from .sandbox import Flood, IsolationError, KernelDied, Sandbox, require_isolation
 
 __all__ = ["BatchResults", "GradeResult", "IsolationError", "NotebookError", "grade_batch",
            "grade_notebook", "output_names", "read_code_cells"]
@@ -66,6 +67,10 @@ class GradeResult:
     reason: str = ""
     seconds: float = 0.0
     feedback: dict[str, list[dict]] = field(default_factory=dict)
+    identity: dict = field(default_factory=dict)  # variants.id_status
+    # what the student may see before publication: the status and notes as they stood
+    # before any hidden test ran (None: the same as status and reason)
+    shown: list[str] | None = None
 
     @property
     def total(self):
@@ -78,7 +83,7 @@ class GradeResult:
     def to_dict(self):
         return {"name": self.name, "scores": self.scores, "max_scores": self.max_scores,
                 "status": self.status, "reason": self.reason, "seconds": self.seconds,
-                "feedback": self.feedback}
+                "feedback": self.feedback, "identity": self.identity, "shown": self.shown}
 
     @classmethod
     def from_dict(cls, data):
@@ -215,29 +220,57 @@ def parse_str_repr(text, limit=MAX_PAYLOAD):
 
 def _cell_error(reply):
     """``"SyntaxError: invalid syntax (line 3)"`` from a failed cell's reply, without the
-    kernel's temporary file name."""
-    import re
+    kernel's temporary file name (``(<file>, line 3)`` at the end). Linear in the text.
 
-    value = re.sub(r"\((?:[^()]*), line (\d+)\)$", r"(line \1)", reply.evalue.strip())
+    >>> from types import SimpleNamespace as R
+    >>> _cell_error(R(ename="SyntaxError", evalue="invalid syntax (/tmp/x.py, line 3)"))
+    'SyntaxError: invalid syntax (line 3)'
+    """
+    value = reply.evalue.strip()
+    head, paren, tail = value.rpartition("(")
+    where, comma, line = tail.rpartition(", line ")
+    if paren and comma and ")" not in where and line.endswith(")") and line[:-1].isdigit() \
+            and line[:-1].isascii():
+        value = f"{head}(line {line}"
     return clip(f"{reply.ename}: {value}" if value else reply.ename or "error", 200)
 
 
-def _defines(source, name):
-    from .check import _defines as defines
+def _defined(cells):
+    """``defined(i)``: the names code cell ``i`` defines, found once per cell."""
+    from .check import defined_names
 
-    return defines(source, name)
+    found = {}
+
+    def defined(i):
+        if i not in found:
+            found[i] = defined_names(cells[i])
+        return found[i]
+
+    return defined
+
+
+def probe_seconds(questions, limits):
+    """The time reserved for evaluating the probes of ``questions``, beyond the total time
+    limit of the cells: ``probe_timeout`` per probe and 5 s per question."""
+    return sum(limits.probe_timeout * len(q.probes()) + 5.0 for q in questions)
 
 
 class _Run:
-    """State of one submission's kernel: executed cells, restarts, notes, deadline.
+    """State of one submission's kernel: executed cells, restarts, notes, deadlines.
 
-    Starting, restarting and replaying all count against the one total deadline.
+    Starting, restarting and replaying all count against the one total deadline of the
+    cells; the probes have a budget of their own (:func:`probe_seconds`), so that a
+    notebook whose later cells use up the total time still has its answers checked.
     """
 
     def __init__(self, limits, cells, tree_limits, questions=()):
         self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
         self.questions = list(questions)
+        self.defined = _defined(cells)
+        self.reserve = probe_seconds(self.questions, limits)
         self.deadline = time.monotonic() + limits.total_timeout
+        self.probe_deadline = None  # set when the probes start
+        self.hidden_failed = False  # a hidden test's probes ended the grading
         self.executed: list[int] = []
         self.errors: dict[int, str] = {}  # cell index -> "SyntaxError: ..." on its first run
         self.notes: list[str] = []
@@ -251,14 +284,13 @@ class _Run:
         """``"cell 3 timed out (q1)"``: the note for code cell ``i`` naming the questions
         whose probed answers it defines (or that it defines none)."""
         names = [q.name for q in self.questions
-                 if any(_defines(self.cells[i], name)
-                        for name in dict.fromkeys(p[1] for p in q.probes()))]
+                 if any(p[1] in self.defined(i) for p in q.probes())]
         return f"cell {i + 1} {what} ({', '.join(names) if names else 'no graded answer'})"
 
     def start(self):
         if self.remaining() <= 0:
             raise KernelDied("total time limit reached before the kernel started")
-        self.sandbox = Sandbox(self.limits, self.tree_limits)
+        self.sandbox = Sandbox(self.limits, self.tree_limits, extra_seconds=self.reserve)
         self.sandbox.start(timeout=min(30.0, self.remaining()))
 
     def restart(self):
@@ -325,26 +357,33 @@ class _Run:
         for name in dict.fromkeys(p[1] for p in question.probes()):
             last = None  # (cell, error) of the latest cell that defines name, if it failed
             for i in sorted(self.executed):
-                if _defines(self.cells[i], name):
+                if name in self.defined(i):
                     last = (i, self.errors[i]) if i in self.errors else None
             if last is not None:
                 notes.append(f"{question.name}: the cell that defines {name} (code cell "
                              f"{last[0] + 1}) failed with {last[1]}")
         return notes
 
-    def extract(self, question):
-        """Evaluate the question's probes; return one result record per probe."""
-        probes = question.probes()
+    def extract(self, question, tests=None, label=None):
+        """Evaluate the probes of ``tests`` (by default all of the question's); return one
+        result record per probe."""
+        probes = [p.as_tuple() for t in (question.tests if tests is None else tests)
+                  for p in t.probes]
+        if not probes:
+            return []
         missing = [{"ok": False, "error": "no result from the notebook"}] * len(probes)
-        if self.sandbox is None or self.remaining() <= 0:
+        if self.probe_deadline is None:
+            self.probe_deadline = time.monotonic() + self.reserve
+        left = self.probe_deadline - time.monotonic()
+        if self.sandbox is None or left <= 0:
             return missing
         nonce = secrets.token_hex(16)
         expression = probe_expression(probes, nonce, self.limits.probe_timeout)
-        timeout = min(self.remaining(), self.limits.probe_timeout * len(probes) + 5.0)
+        timeout = min(left, self.limits.probe_timeout * len(probes) + 5.0)
         reply = self.sandbox.execute("", max(timeout, 0.0), {"r": expression}, silent=True)
         if reply.status != "ok":
             failed = "timed out" if reply.status == "timeout" else "failed"
-            self.notes.append(f"{question.name}: checking {failed}")
+            self.notes.append(f"{label or question.name}: checking {failed}")
             if self._broken(reply):
                 self.restart()
             return missing
@@ -352,7 +391,8 @@ class _Run:
         try:
             return parse_results(text, nonce, len(probes))
         except ValueError as exc:
-            self.notes.append(f"{question.name}: unreadable results ({clip(exc, 200)})")
+            self.notes.append(f"{label or question.name}: unreadable results "
+                              f"({clip(exc, 200)})")
             return missing
 
     def close(self):
@@ -361,10 +401,52 @@ class _Run:
             self.sandbox = None
 
 
-def _score(assignment, name, records_by_question, status, reason, seconds):
+def _claim(assignment, records_by_question):
+    """The probe record of the notebook's ``STUDENT_ID``, if a question reads it."""
+    for question in assignment.questions:
+        for probe, record in zip(question.probes(), records_by_question[question.name],
+                                 strict=False):
+            if probe == ("value", "STUDENT_ID"):
+                return record
+    return None
+
+
+def _extract_all(run, assignment):
+    """The result records of every question, public tests first: the probes of every
+    public test of every question run before any hidden test's, so nothing a hidden test
+    passes to the student's code can reach what is shown of a public test. Returns the
+    records and the notes made before the first hidden probe."""
+    records = {q.name: [None] * len(q.probes()) for q in assignment.questions}
+    missing = {"ok": False, "error": "no result from the notebook"}
+
+    def place(question, hidden):
+        tests = [t for t in question.tests if t.hidden is hidden]
+        got = iter(run.extract(question, tests,
+                               f"{question.name} (hidden tests)" if hidden else None))
+        i = 0
+        for t in question.tests:
+            for _ in t.probes:
+                if t.hidden is hidden:
+                    records[question.name][i] = next(got, missing)
+                i += 1
+
+    for q in assignment.questions:
+        place(q, False)
+    shown = list(run.notes)
+    try:
+        for q in assignment.questions:
+            place(q, True)
+    except Flood as exc:  # keeps what the public tests found
+        run.notes.append(f"grading stopped: {clip(exc, 300)}")
+        run.hidden_failed = True
+    return {k: [r or missing for r in v] for k, v in records.items()}, shown
+
+
+def _score(assignment, name, records_by_question, status, reason, seconds, identity=None):
     scores, max_scores, feedback = {}, {}, {}
     for question in assignment.questions:
-        score, verdicts = question.score(records_by_question[question.name])
+        with variants.owner(identity):
+            score, verdicts = question.score(records_by_question[question.name])
         scores[question.name], max_scores[question.name] = score, question.points
         total_weight = sum(t.weight for t in question.tests)
         feedback[question.name] = [
@@ -372,15 +454,18 @@ def _score(assignment, name, records_by_question, status, reason, seconds):
              "message": clip(v.message, 500), "points": question.points * t.weight / total_weight}
             for t, v in zip(question.tests, verdicts, strict=True)]
     return GradeResult(name, scores, max_scores, status, clip(reason), round(seconds, 3),
-                       feedback)
+                       feedback, variants.id_status(identity,
+                                                    _claim(assignment, records_by_question)))
 
 
-def _not_run(assignment, name, status, reason):
+def _not_run(assignment, name, status, reason, identity=None):
     return _score(assignment, name, {q.name: [{"ok": False, "error": "not run"}] * len(q.probes())
-                                     for q in assignment.questions}, status, reason, 0.0)
+                                     for q in assignment.questions}, status, reason, 0.0,
+                  identity)
 
 
-def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_limits=False):
+def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_limits=False,
+                   identity=None):
     """Grade the notebook at ``path``; never raises for a bad submission.
 
     Parameters
@@ -394,6 +479,9 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     allow_per_process_limits : bool
         Grade even where whole-tree limits are unavailable (see
         :func:`~nbcourse.grading.sandbox.require_isolation`).
+    identity : variants.Identity, optional
+        The owner, from a roster or Gradescope: per-student answers are checked for them.
+        Without it the notebook's own ``STUDENT_ID`` is used, flagged as unverified.
 
     Returns
     -------
@@ -415,7 +503,8 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     try:
         cells = read_code_cells(path)
     except NotebookError as exc:
-        return _score(assignment, name, empty, "invalid", str(exc), time.monotonic() - start)
+        return _score(assignment, name, empty, "invalid", str(exc), time.monotonic() - start,
+                      identity)
     run = _Run(limits, cells, found.tree_limits, assignment.questions)
     try:
         try:
@@ -426,22 +515,37 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
         run.run_cells()
         for q in assignment.questions:
             run.notes.extend(run.failed_definitions(q))
-        records = {q.name: run.extract(q) for q in assignment.questions}
-        status = "graded"
+        records, shown = _extract_all(run, assignment)
+        status = "error" if run.hidden_failed else "graded"
+        shown = ["graded", clip("; ".join(shown))]
+    except Flood as exc:  # the kernel sent more than the grader's link to it may hold
+        records, status, shown = empty, "error", None
+        run.notes.append(f"grading stopped: {clip(exc, 300)}")
     except (KernelDied, OSError) as exc:
-        records, status = empty, "error"
+        records, status, shown = empty, "error", None
         run.notes.append(f"sandbox failure: {clip(exc, 300)}")
     finally:
         run.close()
-    return _score(assignment, name, records, status, "; ".join(run.notes),
-                  time.monotonic() - start)
+    result = _score(assignment, name, records, status, "; ".join(run.notes),
+                    time.monotonic() - start, identity)
+    if shown is not None and any(t.hidden for q in assignment.questions for t in q.tests):
+        result.shown = shown
+    return result
 
 
 # --- output files ----------------------------------------------------------------------
 
 
 def gradescope_results(result):
-    """Gradescope's results.json for one :class:`GradeResult` (hidden values never shown)."""
+    """Gradescope's results.json for one :class:`GradeResult`.
+
+    Nothing shown before publication depends on a hidden test: hidden tests are one entry
+    per question, visible ``after_published``, named by number only (a name may describe
+    an input); the total score, which counts hidden passes, is visible after publication
+    too; the output shows the status and notes as they stood before the first hidden probe
+    ran; and the execution time, which a submission can vary with a hidden input, is not
+    written.
+    """
     tests = []
     for qname, items in result.feedback.items():
         for hidden in (False, True):
@@ -450,17 +554,24 @@ def gradescope_results(result):
                 continue
             max_score = sum(f["points"] for f in part)
             score = sum(f["points"] for f in part if f["passed"])
-            lines = [f"{'PASS' if f['passed'] else 'FAIL'} {clip(f['test'], 200)}"
-                     + ("" if hidden or f["passed"] else f": {clip(f['message'], 500)}")
-                     for f in part]
+            lines = [f"{'PASS' if f['passed'] else 'FAIL'} hidden test {k}" if hidden else
+                     f"{'PASS' if f['passed'] else 'FAIL'} {clip(f['test'], 200)}"
+                     + ("" if f["passed"] else f": {clip(f['message'], 500)}")
+                     for k, f in enumerate(part, 1)]
             tests.append({"name": f"{qname} ({'hidden' if hidden else 'public'} tests)",
                           "score": round(score, 4), "max_score": round(max_score, 4),
                           "output": "\n".join(lines),
                           "visibility": "after_published" if hidden else "visible"})
-    reason = clip(result.reason)
-    output = f"Status: {result.status}." + (f" {reason}" if reason else "")
-    return {"score": round(result.total, 4), "output": output, "tests": tests,
-            "execution_time": round(result.seconds, 3)}
+    status, reason = result.shown or (result.status, result.reason)
+    reason = clip(reason)
+    output = (f"Status: {status}." + (f" {reason}" if reason else "")
+              + (f" {variants.describe(result.identity)}" if result.identity else ""))
+    data = {"score": round(result.total, 4), "output": output, "tests": tests}
+    if result.identity:
+        data["extra_data"] = {"identity": result.identity}  # Gradescope keeps it, unshown
+    if any(f["hidden"] for items in result.feedback.values() for f in items):
+        data["visibility"] = "after_published"  # the total counts hidden passes
+    return data
 
 
 def _write_atomic(target, text):
@@ -508,7 +619,13 @@ def csv_cell(value):
 def gradebook_columns(assignment):
     """The columns of grades.csv before any written score is merged."""
     return ["submission", *[q.name for q in assignment.questions], "total", "max", "status",
-            "reason", "seconds"]
+            "reason", "seconds", *IDENTITY_COLUMNS]
+
+
+IDENTITY_COLUMNS = ("student_id", "id_source", "id_check")
+"""The identifier the per-student answers were checked for, where it came from, and how
+the notebook's own STUDENT_ID compares with it (``differs`` and ``look-alike`` flag a claim
+of another identifier; see :func:`~nbcourse.grading.variants.id_status`)."""
 
 
 def gradebook_row(result):
@@ -518,7 +635,10 @@ def gradebook_row(result):
     return {"submission": result.name,
             **{name: number(score) for name, score in result.scores.items()},
             "total": number(result.total), "max": number(result.max_score),
-            "status": result.status, "reason": result.reason, "seconds": number(result.seconds)}
+            "status": result.status, "reason": result.reason, "seconds": number(result.seconds),
+            "student_id": result.identity.get("student_id", ""),
+            "id_source": result.identity.get("source", ""),
+            "id_check": result.identity.get("check", "")}
 
 
 # --- batch with worker processes -------------------------------------------------------
@@ -526,12 +646,30 @@ def gradebook_row(result):
 _RESERVED = {"grades.csv", "results.json", "written-answers.csv", "written-answers.html"}
 
 
+def accented_latin(char):
+    """Whether the non-ASCII ``char`` is a Latin letter with accents (é, ñ, ö: an ASCII
+    letter and combining marks, in its composed form), which no reader takes for a plain
+    ASCII letter. Every other non-ASCII letter or digit may look like one (Cyrillic а,
+    Greek ο, fullwidth ａ, dotless ı, the Ångström sign Å) and is shown escaped.
+
+    >>> [accented_latin(c) for c in "éÅ\u0430\u03bf\uff41\u0131\u212b\u0451"]
+    [True, True, False, False, False, False, False, False]
+    """
+    if unicodedata.normalize("NFC", char) != char:
+        return False
+    parts = unicodedata.normalize("NFD", char)
+    return (len(parts) > 1 and parts[0].isascii() and parts[0].isalpha()
+            and all(unicodedata.combining(c) for c in parts[1:]))
+
+
 def _safe_component(part):
     """Percent-encode one path component so that the encoding is injective and the result
-    is a plain, printable file name that is neither hidden nor an output file's name."""
+    is a plain, printable file name that is neither hidden nor an output file's name, in
+    which no character looks like an ASCII letter or digit that it is not."""
     out = []
     for i, char in enumerate(part):
-        keep = (char.isalnum() and char.isprintable()) or char in "-_" or (char == "." and i)
+        keep = (char.isalnum() and (char.isascii() or accented_latin(char))) \
+            or char in "-_" or (char == "." and i)
         raw = char.encode("utf-8", "surrogateescape")  # a byte of a non-UTF-8 name is kept
         out.append(char if keep else "".join(f"%{b:02X}" for b in raw))
     safe = "".join(out)
@@ -550,7 +688,10 @@ def output_names(paths, base=None):
     default the folder the paths share), one percent-encoded component per folder (so
     per-student folders are kept), never ``.``/``..``, never hidden, never an output file's
     name (``grades.csv``, ``results.json``, the written-answers files). Any byte sequence
-    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other.
+    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other. Names
+    that look alike stay visibly distinct: a non-ASCII character that could be taken for
+    an ASCII one (Cyrillic а in ``аlice``) is percent-encoded (``%D0%B0lice``); accented
+    Latin letters (é) are kept.
 
     >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
     ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
@@ -559,6 +700,8 @@ def output_names(paths, base=None):
     >>> output_names(["s/a/hw.ipynb"], base="s"), output_names([b"s/caf\\xe9.ipynb".decode(
     ...     "utf-8", "surrogateescape")])
     (['a/hw.ipynb'], ['caf%E9.ipynb'])
+    >>> output_names(["s/alice.ipynb", "s/\u0430lice.ipynb"])
+    ['alice.ipynb', '%D0%B0lice.ipynb']
     """
     absolute = [os.path.abspath(os.fspath(p)) for p in paths]
     if len(set(absolute)) != len(absolute):
@@ -596,10 +739,12 @@ class _WorkerProcess:
         self.proc.stdin.write(json.dumps(self.config) + "\n")
         self.proc.stdin.flush()
 
-    def grade(self, path, name, timeout):
+    def grade(self, path, name, timeout, identity=None):
         if self.proc is None or self.proc.poll() is not None:
             self._start()
-        self.proc.stdin.write(json.dumps({"path": str(path), "name": name}) + "\n")
+        task = {"path": str(path), "name": name,
+                "identity": identity.to_dict() if identity is not None else None}
+        self.proc.stdin.write(json.dumps(task) + "\n")
         self.proc.stdin.flush()
         line = _readline(self.proc.stdout, timeout)
         if not line:
@@ -656,11 +801,13 @@ def _worker_main():
     limits = Limits(**config["limits"])
     for line in sys.stdin:
         task = json.loads(line)
+        identity = variants.Identity(**task["identity"]) if task.get("identity") else None
         try:
             result = grade_notebook(assignment, task["path"], limits, task["name"],
-                                    config["allow_per_process_limits"])
+                                    config["allow_per_process_limits"], identity)
         except Exception as exc:  # keep the batch going; record the failure
-            result = _not_run(assignment, task["name"], "error", f"grader error: {exc!r}")
+            result = _not_run(assignment, task["name"], "error", f"grader error: {exc!r}",
+                              identity)
         protocol.write(json.dumps(result.to_dict()) + "\n")
         protocol.flush()
 
@@ -676,7 +823,7 @@ class BatchResults(list):
 
 
 def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print,
-                allow_per_process_limits=False, regrade=False, base=None):
+                allow_per_process_limits=False, regrade=False, base=None, roster=None):
     """Grade ``notebooks`` with ``workers`` worker processes into the folder ``out_dir``.
 
     Every submission gets a row of ``grades.csv`` (status graded, invalid or error), a
@@ -692,6 +839,11 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     again and replaces its row). Each submission's files are written as it finishes, its
     ``results.json`` last and atomically, so a batch stopped at any point (Ctrl-C,
     ``kill -9``) resumes where it stopped when run again.
+
+    ``roster`` (a :class:`~nbcourse.grading.variants.Roster`) names each submission's owner,
+    whose identifier per-student answers are checked for; a submission it does not list, or
+    every submission without one, falls back to the notebook's ``STUDENT_ID``, flagged
+    ``unverified`` in grades.csv and results.json.
 
     Returns
     -------
@@ -737,15 +889,17 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
                      f"{clip(out_dir, 300)} (--regrade grades them again): {shown}")
         for i in todo:  # a regrade stopped halfway is then resumed, not taken as done
             (out_dir / names[i] / "results.json").unlink(missing_ok=True)
+        owners = (roster.owners(names, notebooks) if roster is not None
+                  else [None] * len(names))
         results = _run_batch(assignment, notebooks, names, todo, workers, limits,
                              allow_per_process_limits, progress, out_dir, folder, columns,
-                             rows, written, export)
+                             rows, written, export, owners)
         export.finish()
     return results
 
 
 def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_process_limits,
-               progress, out_dir, folder, columns, rows, written, export):
+               progress, out_dir, folder, columns, rows, written, export, owners):
     config = {"assignment": str(assignment.path), "limits": limits.__dict__,
               "allow_per_process_limits": bool(allow_per_process_limits)}
     tasks: queue.Queue = queue.Queue()
@@ -758,7 +912,8 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
     lock = threading.Lock()
     done = [0]
     width = len(str(len(todo)))
-    timeout = limits.total_timeout + 30.0  # the worker enforces the total itself
+    # the worker enforces the total and the probes' own budget itself
+    timeout = limits.total_timeout + probe_seconds(assignment.questions, limits) + 30.0
 
     def finish(i, result):
         """Record one submission: written answers, its row, then results.json (last: its
@@ -797,10 +952,12 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
                 except queue.Empty:
                     return
                 try:
-                    result = worker.grade(os.path.abspath(notebooks[i]), names[i], timeout)
+                    result = worker.grade(os.path.abspath(notebooks[i]), names[i], timeout,
+                                          owners[i])
                     result.name = names[i]
                 except Exception as exc:
-                    result = _not_run(assignment, names[i], "error", f"grader error: {exc}")
+                    result = _not_run(assignment, names[i], "error", f"grader error: {exc}",
+                                      owners[i])
                 with lock:
                     finish(i, result)
         finally:

@@ -82,11 +82,14 @@ def _add_text(archive, name, text, mode=0o644):
     archive.writestr(info, text)
 
 
-def build_bundle(assignment_dir, output, limits=None, allow_per_process_limits=False):
+def build_bundle(assignment_dir, output, limits=None, allow_per_process_limits=False,
+                 identity_field="email"):
     """Write the Gradescope autograder zip for the assignment in ``assignment_dir``.
 
     ``allow_per_process_limits`` lets the autograder grade where a cgroup cannot hold a
     kernel's process tree (see :func:`~nbcourse.grading.sandbox.require_isolation`).
+    ``identity_field`` is the field of each of the submission's ``users`` that per-student
+    answers are checked for (``email`` or ``sid``).
 
     Returns
     -------
@@ -95,12 +98,15 @@ def build_bundle(assignment_dir, output, limits=None, allow_per_process_limits=F
     """
     import nbcourse
 
+    if identity_field not in ("email", "sid"):
+        raise ValueError(f"identity_field must be 'email' or 'sid', got {identity_field!r}")
     assignment = load_assignment(assignment_dir, hidden=None)
     limits = limits or assignment.limits
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     config = {"assignment": assignment.name, "limits": limits.__dict__,
-              "allow_per_process_limits": bool(allow_per_process_limits)}
+              "allow_per_process_limits": bool(allow_per_process_limits),
+              "identity_field": identity_field}
     with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as archive:
         _add_text(archive, "setup.sh", SETUP_SH, 0o755)
         _add_text(archive, "run_autograder", RUN_AUTOGRADER, 0o755)
@@ -150,17 +156,21 @@ def _pick_submission(folder, name):
 
 def shown_name(path):
     r"""A file name to show: printable characters kept, anything else (control, format and
-    bidirectional characters, bytes that are not UTF-8) escaped as in Python (``\u202e``),
-    cut to 100 characters.
+    bidirectional characters, bytes that are not UTF-8, a letter that looks like an ASCII
+    one it is not, as Cyrillic ``а``) escaped as in Python (``\u202e``), cut to 100
+    characters.
 
-    >>> shown_name("a\u202eb\udce9.ipynb")
-    'a\\u202eb\\xe9.ipynb'
+    >>> shown_name("a\u202eb\udce9.ipynb"), shown_name("\u0430lice-é.ipynb")
+    ('a\\u202eb\\xe9.ipynb', '\\u0430lice-é.ipynb')
     """
+    from .grader import accented_latin
+
     out = []
     for c in str(path)[:100]:
         if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
             out.append(f"\\x{ord(c) - 0xDC00:02x}")
-        elif c.isprintable() and c != "\\":
+        elif c.isprintable() and c != "\\" and (c.isascii() or not c.isalnum()
+                                                or accented_latin(c)):
             out.append(c)
         else:
             out.append(c.encode("unicode_escape").decode("ascii"))
@@ -184,6 +194,18 @@ def _write(results_dir, data):
     _write_atomic(results_dir / "results.json", json.dumps(data, indent=2) + "\n")
 
 
+def _owner(root, field):
+    """The submission's owners from ``ROOT/submission_metadata.json`` (its ``users``), or the
+    unverified fallback to the notebook's STUDENT_ID if the metadata names nobody."""
+    from .variants import Identity
+
+    try:
+        metadata = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Identity()
+    return Identity.from_gradescope(metadata, field)
+
+
 def run(root):
     """Grade the submission under ``root`` (Gradescope's layout); always write results."""
     from .grader import clip, grade_notebook, gradescope_results
@@ -199,8 +221,9 @@ def run(root):
         if notebook is None:
             _write(results_dir, {"score": 0.0, "output": note, "tests": []})
             return 0
+        identity = _owner(root, config.get("identity_field", "email"))
         result = grade_notebook(assignment, notebook, limits, notebook.stem,
-                                bool(config.get("allow_per_process_limits")))
+                                bool(config.get("allow_per_process_limits")), identity)
         data = gradescope_results(result)
         if note:
             data["output"] = f"{clip(note, 1500)}. {data['output']}"

@@ -22,7 +22,13 @@ per-process limits explicitly (a kernel can then use ``memory_mb`` in each of it
 and more than one CPU). There is no weaker fallback.
 
 The grader reaches the kernel through Unix sockets inside the sandbox's own ``/tmp``, via
-``/proc/<pid>/root``: nothing of a sandbox is ever written to the grader's filesystem.
+``/proc/<pid>/root``: nothing of a sandbox is ever written to the grader's filesystem. The
+connection itself lives in a *link* process per kernel (:mod:`nbcourse.grading._link`) with
+its own hard memory and CPU limits, which reads what a kernel sends as a stream: one huge
+reply (a 50 MB exception message) comes back with its long strings cut, so the grading
+process receives one bounded reply per request; a kernel that sends more than the link's
+limit of bytes or of messages that answer nothing (a flood) ends that submission
+(:class:`Flood`).
 """
 
 from __future__ import annotations
@@ -40,16 +46,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import zmq
-from jupyter_client.session import Session
-
 from .assignment import Limits
 
-__all__ = ["Isolation", "IsolationError", "KernelDied", "Reply", "Sandbox", "isolation",
+__all__ = ["Flood", "Isolation", "IsolationError", "KernelDied", "Reply", "Sandbox", "isolation",
            "require_isolation"]
 
 KERNEL_SOURCE = (Path(__file__).with_name("_kernel.py")).read_text(encoding="utf-8")
-MAX_MESSAGE = 10 * 1024 * 1024  # a reply larger than this is dropped by zmq, unparsed
+LINK_SOURCE = (Path(__file__).with_name("_link.py")).read_text(encoding="utf-8")
+MAX_MESSAGE = 10 * 1024 * 1024  # a reply's content, once the link has cut its long strings
+MAX_LINK_BYTES = 32 * MAX_MESSAGE  # all a kernel may send its link, replies included
+MAX_STRAYS = 1000  # messages a kernel may send that answer no request
+LINK_MEMORY_MB = 64  # the link's address space beyond what it holds at its start
 SANDBOX_UID = 65534  # the kernel's uid inside its user namespace
 SCRATCH = "/tmp"
 PER_PROCESS_RISK = (
@@ -60,6 +67,11 @@ PER_PROCESS_RISK = (
 
 class KernelDied(RuntimeError):
     """The kernel could not be started or stopped answering."""
+
+
+class Flood(KernelDied):
+    """The kernel sent the grader more than it may (a flood of messages or one huge one):
+    the link that holds the connection stopped; the submission ends with this reason."""
 
 
 class IsolationError(RuntimeError):
@@ -367,17 +379,22 @@ class Sandbox:
     limits : Limits
     tree_limits : bool
         Put the sandbox in a cgroup of its own (whole-tree limits); see :func:`isolation`.
+    extra_seconds : float
+        Time beyond ``total_timeout`` the kernel may run (the probes' own budget): its
+        processor-time limit and its link's are raised by this much.
     """
 
-    def __init__(self, limits=None, tree_limits=True):
+    def __init__(self, limits=None, tree_limits=True, extra_seconds=0.0):
         self.limits = limits or Limits()
         self.tree_limits = tree_limits
+        self.cpu_seconds = int(self.limits.total_timeout + extra_seconds) + 10
         self.proc = None  # the bwrap process
         self.child = None  # the sandbox's first process, as seen from here
         self.kernel = None  # the kernel process, as seen from here
         self.cgroup = None
-        self.ctx = self.shell = None
-        self.session = None
+        self.link = None  # the process holding the connection to the kernel
+        self._pending = None
+        self._ended = False  # the link stopped because the kernel died
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -392,6 +409,7 @@ class Sandbox:
                 "stdin_port": shell_port + 2, "control_port": shell_port + 3,
                 "hb_port": shell_port + 4}
         config = {"path": kernel_sys_path(), "limits": self.limits.__dict__,
+                  "cpu_seconds": self.cpu_seconds,
                   "connection_file": f"{SCRATCH}/.kernel.json"}
         conn_r, conn_w = os.pipe()
         info_r, info_w = os.pipe()
@@ -422,6 +440,8 @@ class Sandbox:
         reply = self._request("kernel_info_request", {}, max(deadline - time.monotonic(), 0.1))
         if reply is None:
             raise KernelDied("the kernel did not start")
+        kids = _descendants(self.child, direct=True)  # the kernel only, before any cell
+        self.kernel = min(kids) if kids else None
 
     def _child_pid(self, fd, deadline):
         """Read bubblewrap's ``--info-fd`` JSON (at most 4 KiB) for the sandbox's pid."""
@@ -444,35 +464,103 @@ class Sandbox:
         return pid
 
     def _connect(self, info, key):
-        self.ctx = zmq.Context()
-        self.session = Session(key=key.encode(), signature_scheme="hmac-sha256",
-                               username="grader")
-        self.shell = self.ctx.socket(zmq.DEALER)
-        self.shell.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
-        self.shell.setsockopt(zmq.LINGER, 0)
-        self.shell.connect(f"ipc:///proc/{self.child}/root{info['ip']}-{info['shell_port']}")
+        """Start the link process (:mod:`nbcourse.grading._link`) that holds the connection
+        to the kernel: whatever the kernel sends fills it, never this process."""
+        config = {"path": f"/proc/{self.child}/root{info['ip']}-{info['shell_port']}",
+                  "key": key, "max_message": MAX_MESSAGE, "max_bytes": MAX_LINK_BYTES,
+                  "max_strays": MAX_STRAYS, "memory_mb": LINK_MEMORY_MB,
+                  "cpu_seconds": self.cpu_seconds, "parent": os.getpid()}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "MALLOC_ARENA_MAX": "2",
+               "LANG": "C.UTF-8"}
+        self.link = subprocess.Popen(
+            [sys.executable, "-I", "-c", LINK_SOURCE], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=None if os.environ.get("NBCOURSE_GRADING_DEBUG") else subprocess.DEVNULL, cwd="/", close_fds=True,
+            env=env, bufsize=0)
+        _write_all(self.link.stdin, json.dumps(config).encode() + b"\n")
 
     def alive(self):
         """True while the sandbox runs."""
         return self.proc is not None and self.proc.poll() is None
 
     def _request(self, msg_type, content, timeout):
-        msg = self.session.send(self.shell, msg_type, content)
-        return self._wait(msg["header"]["msg_id"], timeout)
+        return self._wait(self._send(msg_type, content, timeout), timeout)
+
+    def _send(self, msg_type, content, timeout):
+        msg_id = secrets.token_hex(16)
+        self._pending = {"msg_type": msg_type, "content": content, "msg_id": msg_id,
+                         "timeout": timeout}
+        return msg_id
 
     def _wait(self, msg_id, timeout):
+        """The reply's content to request ``msg_id`` (sent by :meth:`_send` or waited for
+        again), None on timeout or if the sandbox ended; raises :class:`Flood` when the
+        link ended because the kernel sent more than it may."""
+        request, self._pending = self._pending or {"msg_id": msg_id}, None
+        if self._ended:
+            return None
+        request["timeout"] = timeout
+        try:
+            _write_all(self.link.stdin, json.dumps(request).encode() + b"\n")
+        except (OSError, ValueError):
+            self._flood()
         deadline = time.monotonic() + timeout
-        while (remaining := deadline - time.monotonic()) > 0:
-            if self.shell.poll(int(min(remaining, 0.1) * 1000) + 1):
-                try:
-                    _, reply = self.session.recv(self.shell, mode=zmq.NOBLOCK)
-                except Exception:  # a forged or malformed message: ignore it
-                    continue
-                if reply and reply.get("parent_header", {}).get("msg_id") == msg_id:
-                    return reply
-            elif not self.alive():
+        while True:
+            line = _read_line(self.link.stdout, max(deadline - time.monotonic(), 0) + 1.0,
+                              self.alive)
+            if line is None:  # the sandbox ended, or the link is silent past the deadline
+                if self.link.poll() is not None:
+                    self._flood()
+                if not self.alive() or time.monotonic() > deadline + 1.0:
+                    return None
+                continue
+            try:
+                head = json.loads(line)
+            except ValueError:
+                self._flood()
+            if "flood" in head:
+                raise Flood(str(head["flood"])[:200])
+            if "disconnected" in head:
+                if self._kernel_running():
+                    raise Flood(str(head["disconnected"])[:200])
+                self._ended = True  # the kernel died and the link with it: its sandbox ends
                 return None
-        return None
+            n = int(head.get("reply", 0))
+            if not 0 <= n <= MAX_MESSAGE:
+                self._flood()
+            data = _read_exact(self.link.stdout, n)
+            if len(data) != n:
+                self._flood()
+            if head.get("msg_id") != msg_id:
+                continue  # the answer to an earlier request this one stopped waiting for
+            if "reply" not in head:
+                return None
+            try:
+                content = json.loads(data)
+            except (ValueError, RecursionError):
+                return None
+            return {"content": content if isinstance(content, dict) else {}}
+
+    def _kernel_running(self, wait=2.0):
+        """Whether the kernel process still runs ``wait`` seconds after its connection
+        broke (a kernel that exits closes its sockets just before it stops running)."""
+        end = time.monotonic() + wait
+        while self.alive() and time.monotonic() < end:
+            if self.kernel is None or not _running(self.kernel):
+                return False
+            time.sleep(0.02)
+        return self.alive() and self.kernel is not None and _running(self.kernel)
+
+    def _flood(self):
+        code = self.link.poll()
+        if code is None:
+            self.link.kill()
+            code = self.link.wait()
+        if code < 0 and -code in (signal.SIGABRT, signal.SIGKILL, signal.SIGXCPU,
+                                  signal.SIGSEGV, signal.SIGBUS):
+            raise Flood(f"the kernel sent the grader more than its connection to the kernel "
+                        f"may hold (it reached its memory or CPU limit: "
+                        f"{signal.Signals(-code).name})")
+        raise KernelDied(f"the grader's connection to the kernel failed (exit {code})")
 
     def execute(self, code, timeout, user_expressions=None, silent=False):
         """Run ``code``; on timeout interrupt, and report the outcome as a :class:`Reply`."""
@@ -480,11 +568,11 @@ class Sandbox:
         content = {"code": code, "silent": silent, "store_history": not silent,
                    "user_expressions": user_expressions or {}, "allow_stdin": False,
                    "stop_on_error": False}
-        msg = self.session.send(self.shell, "execute_request", content)
-        reply = self._wait(msg["header"]["msg_id"], timeout)
+        msg_id = self._send("execute_request", content, timeout)
+        reply = self._wait(msg_id, timeout)
         if reply is None and self.alive():
             self.interrupt()
-            late = self._wait(msg["header"]["msg_id"], 1.0)
+            late = self._wait(msg_id, 1.0)
             return Reply("timeout", seconds=time.monotonic() - start, stuck=late is None)
         if reply is None:
             return Reply("dead", seconds=time.monotonic() - start)
@@ -522,14 +610,51 @@ class Sandbox:
         if self.cgroup is not None:
             ok = self.cgroup.close() and ok
             self.cgroup = None
-        if self.shell is not None:
-            self.shell.close(0)
-            self.ctx.term()
-            self.shell = self.ctx = None
+        if self.link is not None:
+            if self.link.poll() is None:
+                self.link.kill()
+            self.link.wait()
+            for stream in (self.link.stdin, self.link.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            self.link = None
         self.proc = None
         return ok
 
     close = kill
+
+
+def _write_all(stream, data):
+    view = memoryview(data)
+    while view:
+        view = view[stream.write(view):]
+
+
+def _read_exact(stream, n):
+    chunks, left = [], n
+    while left > 0 and (chunk := stream.read(min(left, 1 << 20))):
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _read_line(stream, timeout, alive, limit=4096):
+    """One line (at most ``limit`` bytes) from ``stream`` within ``timeout`` seconds; None
+    on timeout, at end of file, or when ``alive()`` turns false while waiting."""
+    import selectors
+
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as sel:
+        sel.register(stream, selectors.EVENT_READ)
+        while (remaining := deadline - time.monotonic()) > 0:
+            if sel.select(min(remaining, 0.1)):
+                line = stream.readline(limit)
+                return line if line.endswith(b"\n") else None
+            if not alive():
+                return None
+    return None
 
 
 def _read_proc(pid, name):

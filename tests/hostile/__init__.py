@@ -10,14 +10,14 @@ import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EX01 = ROOT / "exercises" / "01-binary-discriminant"
+EX01 = ROOT / "exercises" / "02-binary-discriminant"
 
 #: Limits for grading tests that are not about limits: far beyond what an honest notebook
 #: needs, so that a loaded machine slows these tests down without failing them.  A test of
 #: one limit sets that limit low and leaves the others high (test_grading_hostile.py).
 HONEST_LIMITS = dict(cell_timeout=120, total_timeout=600, probe_timeout=60, memory_mb=1536,
                      max_procs=48)
-EX02 = ROOT / "exercises" / "02-q-minus-j"
+EX02 = ROOT / "exercises" / "05-q-minus-j"
 
 
 def code_cells(path):
@@ -230,8 +230,8 @@ candidates = set()
 for root in roots:
     path = os.path.abspath(root)
     while True:
-        for rel in ("exercises/01-binary-discriminant/solution.ipynb",
-                    "01-binary-discriminant/solution.ipynb", "solution.ipynb",
+        for rel in ("exercises/02-binary-discriminant/solution.ipynb",
+                    "02-binary-discriminant/solution.ipynb", "solution.ipynb",
                     "source/assignment/tests.py", "assignment/tests.py"):
             candidates.add(os.path.join(path, rel))
         if path == "/":
@@ -249,7 +249,7 @@ for path in sorted(candidates):
         if path.endswith(".ipynb"):
             with open(path) as f:
                 nb = json.load(f)
-            if nb.get("metadata", {}).get("nbcourse", {}).get("assignment") != "01-binary-discriminant":
+            if nb.get("metadata", {}).get("nbcourse", {}).get("assignment") != "02-binary-discriminant":
                 continue
             for cell in nb["cells"]:
                 src = "".join(cell["source"])
@@ -425,4 +425,40 @@ for _cell in _cells:
             exec(_src, globals())
         except Exception:
             pass
+'''
+
+# Messages straight into the kernel's shell socket, addressed to the grader: {n} messages of
+# {mb} MiB each, and one message of {parts} parts of {mb} MiB. A grader that buffers what its
+# kernel sends grows by gigabytes; the submission still defines every answer first.
+FLOOD = r'''
+_kernel = get_ipython().kernel
+_ident = _kernel._parent_ident["shell"]
+_sock = _kernel.shell_stream.socket
+_blob = b"x" * ({mb} * 2**20)
+for _ in range({n}):
+    _sock.send_multipart([*_ident, _blob])
+_sock.send_multipart([*_ident] + [_blob] * {parts})
+'''
+
+# Functions that remember every call and show the calls made before them, newest first, in
+# what a public test prints: the value they return and the message of what they raise. A
+# grader that calls a hidden test's function before a public test's shows the hidden inputs.
+SPY = r'''
+import json
+import numpy as np
+_seen = []
+
+def _remember(name, *args):
+    text = json.dumps(_seen[::-1])
+    _seen.append([name, *[np.asarray(a).tolist() for a in args]])
+    return text
+
+def log_odds_weights(p, q):
+    raise ValueError(_remember("log_odds_weights", p, q))
+
+def bias(p, q, prior1):
+    raise ValueError(_remember("bias", p, q, prior1))
+
+def laplace_estimates(X, y, alpha):
+    return _remember("laplace_estimates", X, y, alpha)
 '''
