@@ -1,28 +1,28 @@
 """Bayes decisions with independent binary features: Duda, Hart & Stork (2001), §2.9.
 
 A feature vector ``x`` lies on a corner of the cube ``{0, 1}^d``.  Under class
-``ω_c`` each bit is an independent Bernoulli variable with ``P[c, i] = P(x_i = 1 | ω_c)``,
+``ω_c`` each bit is an independent Bernoulli variable with ``P[c, j] = P(x_j = 1 | ω_c)``,
 so (eq. 86)
 
-    P(x | ω_c) = Π_i P[c, i]^{x_i} (1 - P[c, i])^{1 - x_i},
+    P(x | ω_c) = Π_j P[c, j]^{x_j} (1 - P[c, j])^{1 - x_j},
 
 and the log of ``P(x | ω_c) P(ω_c)`` is *linear* in ``x`` (eqs. 87–91):
 
-    g_c(x) = Σ_i w_ci x_i + w_c0,   w_ci = ln(P[c, i] / (1 - P[c, i])),
-    w_c0 = Σ_i ln(1 - P[c, i]) + ln P(ω_c).
+    g_c(x) = Σ_j w_cj x_j + w_c0,   w_cj = ln(P[c, j] / (1 - P[c, j])),
+    w_c0 = Σ_j ln(1 - P[c, j]) + ln P(ω_c).
 
-For two classes, with ``p_i = P(x_i = 1 | ω_1)`` and ``q_i = P(x_i = 1 | ω_2)``,
+For two classes, with ``p_j = P(x_j = 1 | ω_1)`` and ``q_j = P(x_j = 1 | ω_2)``,
 the difference ``g(x) = g_1(x) - g_2(x)`` has (eqs. 89–91)
 
-    w_i = ln[p_i (1 - q_i) / (q_i (1 - p_i))],
-    w_0 = Σ_i ln[(1 - p_i) / (1 - q_i)] + ln[P(ω_1) / P(ω_2)],
+    w_j = ln[p_j (1 - q_j) / (q_j (1 - p_j))],
+    w_0 = Σ_j ln[(1 - p_j) / (1 - q_j)] + ln[P(ω_1) / P(ω_2)],
 
 and ``g(x) > 0`` decides ``ω_1``.
 
 Certain features (a probability of exactly 0 or 1)
 --------------------------------------------------
-If ``p_i = 1`` the mathematics gives ``w_i = +∞`` *and* a ``-∞`` contribution to
-``w_0``: the bit ``x_i = 0`` rules ``ω_1`` out, and the bit ``x_i = 1`` must
+If ``p_j = 1`` the mathematics gives ``w_j = +∞`` *and* a ``-∞`` contribution to
+``w_0``: the bit ``x_j = 0`` rules ``ω_1`` out, and the bit ``x_j = 1`` must
 cancel that.  A linear form cannot carry ``∞ - ∞``, so the functions that return
 weights (:func:`two_class_discriminant`, :func:`binary_discriminant`) refuse such
 parameters with a ``ValueError`` that points to smoothing (``alpha > 0`` in
@@ -123,24 +123,24 @@ def two_class_discriminant(p, q, prior1=0.5, *, loss=None):
     Parameters
     ----------
     p : array_like, shape (d,)
-        ``p[i] = P(x_i = 1 | ω_1)``, each strictly between 0 and 1.
+        ``p[j] = P(x_j = 1 | ω_1)``, each strictly between 0 and 1.
     q : array_like, shape (d,)
-        ``q[i] = P(x_i = 1 | ω_2)``, each strictly between 0 and 1.
+        ``q[j] = P(x_j = 1 | ω_2)``, each strictly between 0 and 1.
     prior1 : float, default 0.5
         ``P(ω_1)``; ``P(ω_2) = 1 - prior1``.  0 or 1 give ``w0 = ∓inf``.
     loss : array_like, shape (2, 2), optional
-        ``loss[i, j]`` is the loss of deciding ``ω_{i+1}`` when the true class
-        is ``ω_{j+1}`` (Duda's ``λ_ij`` with 0-based indices).  An error must
+        ``loss[c, c']`` is the loss of deciding ``ω_{c+1}`` when the true class
+        is ``ω_{c'+1}`` (the book's ``λ_cc'`` with 0-based indices).  An error must
         cost more than the correct decision: ``loss[1, 0] > loss[0, 0]`` and
         ``loss[0, 1] > loss[1, 1]``.  ``None`` (default) is the zero-one loss.
 
     Returns
     -------
     w : numpy.ndarray, shape (d,)
-        ``w[i] = ln[p_i (1 - q_i) / (q_i (1 - p_i))]`` (eq. 90); the loss
+        ``w[j] = ln[p_j (1 - q_j) / (q_j (1 - p_j))]`` (eq. 90); the loss
         does not change it.
     w0 : float
-        ``Σ_i ln[(1 - p_i)/(1 - q_i)] + ln[prior1 / (1 - prior1)]`` (eq. 91),
+        ``Σ_j ln[(1 - p_j)/(1 - q_j)] + ln[prior1 / (1 - prior1)]`` (eq. 91),
         plus ``ln[(loss[1, 0] - loss[0, 0]) / (loss[0, 1] - loss[1, 1])]``
         when ``loss`` is given.
 
@@ -154,7 +154,7 @@ def two_class_discriminant(p, q, prior1=0.5, *, loss=None):
 
     Examples
     --------
-    Duda, Hart & Stork, Example 3: three features with ``p_i = 0.8`` and ``q_i = 0.5``.
+    Duda, Hart & Stork, Example 3: three features with ``p_j = 0.8`` and ``q_j = 0.5``.
 
     >>> w, w0 = two_class_discriminant([0.8, 0.8, 0.8], [0.5, 0.5, 0.5])
     >>> np.round(w, 4), round(w0, 4)
@@ -210,16 +210,16 @@ def binary_discriminant(P, priors):
     Parameters
     ----------
     P : array_like, shape (C, d)
-        ``P[c, i] = P(x_i = 1 | ω_c)``, each strictly between 0 and 1.
+        ``P[c, j] = P(x_j = 1 | ω_c)``, each strictly between 0 and 1.
     priors : array_like, shape (C,)
         Prior probabilities ``P(ω_c)``, summing to 1 (within 1e-8); zeros allowed.
 
     Returns
     -------
     W : numpy.ndarray, shape (C, d)
-        ``W[c, i] = ln(P[c, i] / (1 - P[c, i]))``, the log-odds.
+        ``W[c, j] = ln(P[c, j] / (1 - P[c, j]))``, the log-odds.
     w0 : numpy.ndarray, shape (C,)
-        ``w0[c] = Σ_i ln(1 - P[c, i]) + ln P(ω_c)``.
+        ``w0[c] = Σ_j ln(1 - P[c, j]) + ln P(ω_c)``.
 
     Raises
     ------
@@ -249,9 +249,9 @@ def binary_discriminant(P, priors):
 def estimate_binary(X, y, alpha=0.0):
     """Estimate Bernoulli parameters and class priors from labelled binary data.
 
-    ``P[c, i] = (N_ci + alpha) / (N_c + 2 alpha)``, by
-    :func:`nbcourse.smoothing.bernoulli_smoothed`, where ``N_ci`` counts the
-    samples of class ``c`` with ``x_i = 1`` and ``N_c`` the samples of class
+    ``P[c, j] = (N_cj + alpha) / (N_c + 2 alpha)``, by
+    :func:`nbcourse.smoothing.bernoulli_smoothed`, where ``N_cj`` counts the
+    samples of class ``c`` with ``x_j = 1`` and ``N_c`` the samples of class
     ``c``; ``alpha = 0`` is the maximum-likelihood estimate, ``alpha = 1``
     Laplace smoothing.  Priors are class frequencies ``N_c / N``
     (Duda, Hart & Stork 2001, §2.9).
@@ -287,8 +287,8 @@ def estimate_binary(X, y, alpha=0.0):
     classes, y_index = np.unique(y, return_inverse=True)
     onehot_y = np.eye(classes.size)[y_index]  # (N, C)
     N_c = onehot_y.sum(axis=0)
-    N_ci = onehot_y.T @ X
-    return bernoulli_smoothed(N_ci, N_c[:, None], alpha), N_c / N_c.sum()
+    N_cj = onehot_y.T @ X
+    return bernoulli_smoothed(N_cj, N_c[:, None], alpha), N_c / N_c.sum()
 
 
 def cube_corners(d):
@@ -326,8 +326,8 @@ def cube_corners(d):
 def log_likelihood_binary(X, P):
     """Log class-conditional probabilities ``ln P(x | ω_c)`` by the Bernoulli product.
 
-    Duda, Hart & Stork (2001), eq. 86, in log form: a sum of ``ln P[c, i]``
-    over the bits that are 1 and ``ln(1 - P[c, i])`` (via ``log1p``) over the bits
+    Duda, Hart & Stork (2001), eq. 86, in log form: a sum of ``ln P[c, j]``
+    over the bits that are 1 and ``ln(1 - P[c, j])`` (via ``log1p``) over the bits
     that are 0.  Probabilities of exactly 0 or 1 are handled exactly: an
     impossible bit gives ``-inf``, never NaN.
 
@@ -336,7 +336,7 @@ def log_likelihood_binary(X, P):
     X : array_like, shape (N, d)
         Bits 0/1.
     P : array_like, shape (C, d)
-        ``P[c, i] = P(x_i = 1 | ω_c)`` in [0, 1].
+        ``P[c, j] = P(x_j = 1 | ω_c)`` in [0, 1].
 
     Returns
     -------
@@ -429,7 +429,7 @@ def log_posterior_ratio(X, p, q, prior1=0.5):
     X : array_like, shape (N, d) or (d,)
         Bits 0/1; a single vector gives a scalar-shaped result.
     p, q : array_like, shape (d,)
-        ``P(x_i = 1 | ω_1)`` and ``P(x_i = 1 | ω_2)``.
+        ``P(x_j = 1 | ω_1)`` and ``P(x_j = 1 | ω_2)``.
     prior1 : float, default 0.5
 
     Returns

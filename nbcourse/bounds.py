@@ -1,26 +1,26 @@
-"""``Q^{-j}``, ``f_j`` and the bounds of Williams (2024), §§1-2.
+"""``Q^{-v}``, ``f_j`` and the bounds of Williams (2024), §§1-2.
 
 A feature ``x`` takes ``K`` values.  Under class ``c`` it has probabilities
-``theta[c] = (θ_0, ..., θ_{K-1})`` on the simplex (values are indexed
-**0-based** here, ``j in range(K)``; the paper writes ``j = 1..K``).  One-hot
-encoding ``x`` and treating the ``K`` bits as independent multiplies the
-likelihood of ``x = j`` by
+``theta[c]`` on the simplex.  The book writes the value ``v = 1..K`` and the
+entries ``θ_v``; the functions take the value **0-based** as the argument ``j``
+(``j = v - 1``, named after the paper's letter).  One-hot encoding ``x`` and
+treating the ``K`` bits as independent multiplies the likelihood of ``x = v`` by
 
-    Q^{-j}(θ) = Π_{k≠j} (1 - θ_k)   (eq. 4),
+    Q^{-v}(θ) = Π_{v'≠v} (1 - θ_v')   (eq. 4),
 
-so the bits' likelihood is ``f_j(θ) = θ_j Q^{-j}(θ)``.  This module holds the one
+so the bits' likelihood is ``f_v(θ) = θ_v Q^{-v}(θ)``.  This module holds the one
 implementation of eq. 4 (:func:`log_q_minus_from_terms`; every other place in the
 library calls it), ``f_j``, the centre of a slice (eqs. 7-8) and the bounds
-``θ_j² <= f_j(θ) <= θ_j [(K-2+θ_j)/(K-1)]^{K-1}`` (eqs. 9-10) with the
+``θ_v² <= f_v(θ) <= θ_v [(K-2+θ_v)/(K-1)]^{K-1}`` (eqs. 9-10) with the
 condition of eq. 13, and the signed comparison of the PoB and categorical
 log likelihood ratios that eq. 13 speaks about (:func:`ratio_change`).
 
 Shapes and numerics
 -------------------
 Every function broadcasts over leading axes (``theta`` of shape ``(..., K)``), so
-one call evaluates millions of vectors without a Python loop.  ``Q^{-j}`` is
-computed as ``exp(Σ_{k≠j} log1p(-θ_k))``: accurate when the ``θ_k`` are tiny, and
-an exact 0 (log ``-inf``) when some ``θ_k = 1``.  Vectors that sum to 1 are
+one call evaluates millions of vectors without a Python loop.  ``Q^{-v}`` is
+computed as ``exp(Σ_{v'≠v} log1p(-θ_v'))``: accurate when the ``θ_v'`` are tiny, and
+an exact 0 (log ``-inf``) when some ``θ_v' = 1``.  Vectors that sum to 1 are
 accepted within ``ROW_SUM_ATOL = 1e-8``.
 """
 
@@ -57,11 +57,11 @@ __all__ = [
 ]
 
 
-# --- Q^{-j} and f_j ---------------------------------------------------------------------
+# --- Q^{-v} and f_j ---------------------------------------------------------------------
 
 
 def log_q_minus_j(theta, j):
-    """``ln Q^{-j}(θ) = Σ_{k≠j} ln(1 - θ_k)`` (Williams 2024, eq. 4, in log form).
+    """``ln Q^{-v}(θ) = Σ_{v'≠v} ln(1 - θ_v')`` (Williams 2024, eq. 4, in log form).
 
     Parameters
     ----------
@@ -73,7 +73,7 @@ def log_q_minus_j(theta, j):
     Returns
     -------
     numpy.ndarray, shape (...)
-        ``-inf`` exactly when some ``θ_k = 1`` with ``k ≠ j``.
+        ``-inf`` exactly when some ``θ_v' = 1`` with ``v' ≠ v``.
 
     Examples
     --------
@@ -86,10 +86,10 @@ def log_q_minus_j(theta, j):
 
 
 def q_minus_j(theta, j):
-    """``Q^{-j}(θ) = Π_{k≠j} (1 - θ_k)`` (Williams 2024, eq. 4).
+    """``Q^{-v}(θ) = Π_{v'≠v} (1 - θ_v')`` (Williams 2024, eq. 4).
 
-    Computed as ``exp`` of :func:`log_q_minus_j`, so small ``θ_k`` lose no
-    precision and a ``θ_k = 1`` (``k ≠ j``) gives exactly 0.
+    Computed as ``exp`` of :func:`log_q_minus_j`, so small ``θ_v'`` lose no
+    precision and a ``θ_v' = 1`` (``v' ≠ v``) gives exactly 0.
 
     Parameters
     ----------
@@ -110,9 +110,9 @@ def q_minus_j(theta, j):
 
 
 def log_q_minus_all(theta):
-    """``ln Q^{-j}(θ)`` for every ``j`` at once (Williams 2024, eq. 4).
+    """``ln Q^{-v}(θ)`` for every ``j`` at once (Williams 2024, eq. 4).
 
-    Uses exclusive prefix and suffix sums of ``log1p(-θ_k)``, so no term is
+    Uses exclusive prefix and suffix sums of ``log1p(-θ_v')``, so no term is
     ever subtracted (no cancellation, no ``inf - inf``).
 
     Parameters
@@ -122,7 +122,7 @@ def log_q_minus_all(theta):
     Returns
     -------
     numpy.ndarray, shape (..., K)
-        Entry ``[..., j]`` is ``ln Q^{-j}(θ)``.
+        Entry ``[..., j]`` is ``ln Q^{-v}(θ)``.
 
     Examples
     --------
@@ -133,26 +133,26 @@ def log_q_minus_all(theta):
 
 
 def log_q_minus_from_terms(log1m_theta, axis: int = -1):
-    """``ln Q^{-j} = Σ_{k≠j} ln(1 - θ_k)`` for every ``j``, from the terms ``ln(1 - θ_k)`` (Williams 2024, eq. 4).
+    """``ln Q^{-v} = Σ_{v'≠v} ln(1 - θ_v')`` for every ``j``, from the terms ``ln(1 - θ_v')`` (Williams 2024, eq. 4).
 
     The one implementation of eq. 4: :func:`log_q_minus_j`,
     :func:`log_q_minus_all`, the posteriors of eq. 3 and the experiments all
     call it.  It adds exclusive prefix and suffix sums of the terms, so no term
     is ever subtracted: no cancellation and no ``inf - inf`` when some
-    ``θ_k = 1`` (then ``Q^{-k} = 1`` exactly if the other entries are 0, and
-    ``Q^{-j} = 0`` for every ``j ≠ k``).
+    ``θ_v' = 1`` (then ``Q^{-v'} = 1`` exactly if the other entries are 0, and
+    ``Q^{-v} = 0`` for every ``v ≠ v'``).
 
     Parameters
     ----------
     log1m_theta : numpy.ndarray
-        ``ln(1 - θ_k)`` along ``axis`` (values ``<= 0``, ``-inf`` allowed).
+        ``ln(1 - θ_v')`` along ``axis`` (values ``<= 0``, ``-inf`` allowed).
     axis : int, default -1
         The axis of the ``K`` values.
 
     Returns
     -------
     numpy.ndarray, same shape
-        Entry ``j`` along ``axis`` is ``ln Q^{-j}``.
+        Entry ``j`` along ``axis`` is ``ln Q^{-v}``.
 
     Examples
     --------
@@ -172,7 +172,7 @@ def log_q_minus_from_terms(log1m_theta, axis: int = -1):
 
 
 def log_f_j(theta, j):
-    """``ln f_j(θ) = ln θ_j + ln Q^{-j}(θ)`` (Williams 2024, §2).
+    """``ln f_v(θ) = ln θ_v + ln Q^{-v}(θ)`` (Williams 2024, §2).
 
     Parameters
     ----------
@@ -183,7 +183,7 @@ def log_f_j(theta, j):
     Returns
     -------
     numpy.ndarray, shape (...)
-        ``-inf`` where ``f_j(θ) = 0``.
+        ``-inf`` where ``f_v(θ) = 0``.
 
     Examples
     --------
@@ -196,7 +196,7 @@ def log_f_j(theta, j):
 
 
 def f_j(theta, j):
-    """``f_j(θ) = θ_j Q^{-j}(θ)``, the PoB likelihood of ``x̃ = e_j`` (Williams 2024, eq. 1, §2).
+    """``f_v(θ) = θ_v Q^{-v}(θ)``, the PoB likelihood of ``x̃ = e_v`` (Williams 2024, eq. 1, §2).
 
     Parameters
     ----------
@@ -207,7 +207,7 @@ def f_j(theta, j):
     Returns
     -------
     numpy.ndarray, shape (...)
-        Lies between :func:`lower_bound` and :func:`upper_bound` of ``θ_j``.
+        Lies between :func:`lower_bound` and :func:`upper_bound` of ``θ_v``.
 
     Examples
     --------
@@ -225,16 +225,16 @@ def _check_theta_j(theta_j, name: str = "theta_j") -> np.ndarray:
 
 
 def _log_centre_factor(theta_j: np.ndarray, K: int) -> np.ndarray:
-    """``(K-1) ln[(K-2+θ_j)/(K-1)]``, computed as ``(K-1) log1p((θ_j-1)/(K-1))``."""
+    """``(K-1) ln[(K-2+θ_v)/(K-1)]``, computed as ``(K-1) log1p((θ_v-1)/(K-1))``."""
     with np.errstate(divide="ignore"):
         return (K - 1) * np.log1p((theta_j - 1.0) / (K - 1))
 
 
 def q_minus_j_at_centre(theta_j, K):
-    """Maximum of ``Q^{-j}`` over the slice with ``θ_j`` fixed (Williams 2024, eq. 8).
+    """Maximum of ``Q^{-v}`` over the slice with ``θ_v`` fixed (Williams 2024, eq. 8).
 
-    The maximum is at the centre of the slice, ``θ_k = (1-θ_j)/(K-1)`` for
-    ``k ≠ j`` (eq. 7), where ``Q^{-j} = [(K-2+θ_j)/(K-1)]^{K-1}``.
+    The maximum is at the centre of the slice, ``θ_v' = (1-θ_v)/(K-1)`` for
+    ``v' ≠ v`` (eq. 7), where ``Q^{-v} = [(K-2+θ_v)/(K-1)]^{K-1}``.
 
     Parameters
     ----------
@@ -258,7 +258,7 @@ def q_minus_j_at_centre(theta_j, K):
 
 
 def theta_at_centre(theta_j, K, j=0):
-    """The centre of the slice ``{θ on the simplex : θ_j fixed}`` (Williams 2024, eq. 7).
+    """The centre of the slice ``{θ on the simplex : θ_v fixed}`` (Williams 2024, eq. 7).
 
     Parameters
     ----------
@@ -271,7 +271,7 @@ def theta_at_centre(theta_j, K, j=0):
     Returns
     -------
     numpy.ndarray, shape ``theta_j.shape + (K,)``
-        ``θ_j`` at position ``j`` and ``(1-θ_j)/(K-1)`` elsewhere.
+        ``θ_v`` at position ``j`` and ``(1-θ_v)/(K-1)`` elsewhere.
 
     Examples
     --------
@@ -287,9 +287,9 @@ def theta_at_centre(theta_j, K, j=0):
 
 
 def lower_bound(theta_j):
-    """Lower bound ``ℓ(θ_j) = θ_j²`` on ``f_j(θ)`` (Williams 2024, eq. 9).
+    """Lower bound ``ℓ(θ_v) = θ_v²`` on ``f_v(θ)`` (Williams 2024, eq. 9).
 
-    Attained at the corners of the slice (all of ``1-θ_j`` on one other value).
+    Attained at the corners of the slice (all of ``1-θ_v`` on one other value).
 
     Parameters
     ----------
@@ -310,7 +310,7 @@ def lower_bound(theta_j):
 
 
 def upper_bound(theta_j, K):
-    """Upper bound ``u(θ_j) = θ_j [(K-2+θ_j)/(K-1)]^{K-1}`` on ``f_j(θ)`` (Williams 2024, eq. 10).
+    """Upper bound ``u(θ_v) = θ_v [(K-2+θ_v)/(K-1)]^{K-1}`` on ``f_v(θ)`` (Williams 2024, eq. 10).
 
     Parameters
     ----------
@@ -333,16 +333,16 @@ def upper_bound(theta_j, K):
 
 
 def guaranteed_more_extreme(theta_jc, theta_jd, K):
-    """Whether ``f_j(θ_c)/f_j(θ_d)`` must exceed ``θ_jc/θ_jd`` (Williams 2024, eq. 13).
+    """Whether ``f_v(θ_c)/f_v(θ_c')`` must exceed ``θ_vc/θ_vc'`` (Williams 2024, eq. 13).
 
-    The condition ``θ_jc > [(K-2+θ_jd)/(K-1)]^{K-1}`` makes ``ℓ(θ_jc)/u(θ_jd)``,
-    a lower bound on the ratio of ``f_j`` values (eq. 12), exceed ``θ_jc/θ_jd``.
-    It depends on ``θ_jc`` and ``θ_jd`` only; it is sufficient, not necessary.
+    The condition ``θ_vc > [(K-2+θ_vc')/(K-1)]^{K-1}`` makes ``ℓ(θ_vc)/u(θ_vc')``,
+    a lower bound on the ratio of ``f_j`` values (eq. 12), exceed ``θ_vc/θ_vc'``.
+    It depends on ``θ_vc`` and ``θ_vc'`` only; it is sufficient, not necessary.
 
     Parameters
     ----------
     theta_jc, theta_jd : array_like, broadcastable
-        ``θ_j`` under classes ``c`` and ``d``, in [0, 1].
+        ``θ_v`` under classes ``c`` and ``c'``, in [0, 1].
     K : int
         ``K >= 2``.
 
@@ -372,9 +372,9 @@ RATIO_CHANGES = {MORE_EXTREME: "more extreme", WEAKENED: "weakened", REVERSED: "
 def ratio_change(log_theta_ratio, log_f_ratio):
     """Whether the PoB log ratio is more extreme than the categorical one, signed (Williams 2024, eq. 13).
 
-    With ``x = ln(θ_jc/θ_jd)`` and ``y = ln(f_j(θ_c)/f_j(θ_d))``, "more extreme"
-    has the direction of eqs. 12-13: for ``θ_jc > θ_jd`` the PoB ratio exceeds
-    the categorical one, ``y > x > 0``; for ``θ_jc < θ_jd``, ``y < x < 0``.
+    With ``x = ln(θ_vc/θ_vc')`` and ``y = ln(f_v(θ_c)/f_v(θ_c'))``, "more extreme"
+    has the direction of eqs. 12-13: for ``θ_vc > θ_vc'`` the PoB ratio exceeds
+    the categorical one, ``y > x > 0``; for ``θ_vc < θ_vc'``, ``y < x < 0``.
     A ``y`` of the opposite sign to ``x`` favours the other class: the
     evidence is *reversed*, however large ``|y|`` is.
 

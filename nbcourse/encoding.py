@@ -1,6 +1,6 @@
 """One-hot encoding, and finding one-hot groups in a bare 0/1 table.
 
-* :func:`one_hot` turns category codes into bits, ``x̃ = e_{x_i}`` for each
+* :func:`one_hot` turns category codes into bits, ``x̃ = e_{x_j}`` for each
   feature (Williams 2024, §1), and :func:`one_hot_groups` says which columns
   belong to which feature;
 * :func:`variance_inflation_factors` and :func:`find_one_hot_groups` look for
@@ -40,8 +40,8 @@ def one_hot_groups(n_values):
     Returns
     -------
     list of numpy.ndarray of int64
-        ``groups[i]`` holds the ``V_i`` consecutive columns of feature ``i``;
-        column ``groups[i][v]`` is the bit for ``x_i = v``.
+        ``groups[j]`` holds the ``V_j`` consecutive columns of feature ``j``;
+        column ``groups[j][v]`` is the bit for ``x_j = v``.
 
     Examples
     --------
@@ -58,18 +58,18 @@ def one_hot_groups(n_values):
 def one_hot(X, n_values=None, *, return_groups=False):
     """One-hot encode integer category codes: ``K`` bits per feature, exactly one on.
 
-    The categorical feature ``x_i`` with ``V_i`` values becomes the bits
-    ``x̃ = e_{x_i}`` (Williams 2024, §1); blocks follow feature order, as in
-    scikit-learn's ``OneHotEncoder`` with categories ``0..V_i-1``.
+    The categorical feature ``x_j`` with ``V_j`` values becomes the bits
+    ``x̃ = e_{x_j}`` (Williams 2024, §1); blocks follow feature order, as in
+    scikit-learn's ``OneHotEncoder`` with categories ``0..V_j-1``.
 
     Parameters
     ----------
     X : array_like, shape (N, d)
         Non-negative integer codes.
     n_values : int, sequence of int or None, default None
-        ``V_i`` per feature (an int applies to all); ``None`` uses ``max(X[:, i]) + 1``.
+        ``V_j`` per feature (an int applies to all); ``None`` uses ``max(X[:, j]) + 1``.
     return_groups : bool, default False
-        Also return :func:`one_hot_groups` of the ``V_i`` used.
+        Also return :func:`one_hot_groups` of the ``V_j`` used.
 
     Returns
     -------

@@ -1,6 +1,6 @@
 """Naive Bayes with categorical features, fitted two ways.
 
-* :class:`CategoricalNB` models each feature ``x_i`` (codes ``0..V_i-1``) with one
+* :class:`CategoricalNB` models each feature ``x_j`` (codes ``0..V_j-1``) with one
   categorical distribution per class: the correct model for a categorical
   variable (Williams 2024, eq. 2; Duda, Hart & Stork 2001, §2.9).
 * :class:`ProductOfBernoullisNB` models each column of a 0/1 table as an
@@ -22,8 +22,8 @@ given a ``binarize`` threshold (``tests/test_estimator_checks.py`` lists those c
 Smoothing (``alpha >= 0``; ``alpha = 0`` is maximum likelihood), computed by
 :mod:`nbcourse.smoothing`:
 
-* categorical: ``(N_civ + α) / (N_c + α V_i)``,
-* Bernoulli: ``(N_ci1 + α) / (N_c + 2α)``,
+* categorical: ``(N_cjv + α) / (N_c + α V_j)``,
+* Bernoulli: ``(N_cj1 + α) / (N_c + 2α)``,
 
 and the class priors are the class frequencies ``N_c / N``.  With ``alpha = 0``
 a value never seen with a class gets probability 0 (log ``-inf``), exactly.  If
@@ -251,7 +251,7 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
 class CategoricalNB(_DiscreteNB):
     """Naive Bayes with one categorical distribution per feature and class.
 
-    ``P(x | c) = Π_i θ_{i, x_i, c}`` with ``θ_{i,v,c} = (N_civ + α) / (N_c + α V_i)``
+    ``P(x | c) = Π_j θ_{j, x_j, c}`` with ``θ_{j,v,c} = (N_cjv + α) / (N_c + α V_j)``
     (Williams 2024, eq. 2, for several independent features).  It agrees with
     scikit-learn's ``CategoricalNB(alpha=α, force_alpha=True)`` on ordinal codes.
 
@@ -260,7 +260,7 @@ class CategoricalNB(_DiscreteNB):
     alpha : float, default 1.0
         Additive smoothing, ``>= 0``.
     n_values : int, sequence of int or None, default None
-        Number of categories ``V_i`` of each feature (an int applies to all).
+        Number of categories ``V_j`` of each feature (an int applies to all).
         ``None`` takes ``max(X[:, i]) + 1`` from the training data.
 
     Attributes
@@ -270,11 +270,11 @@ class CategoricalNB(_DiscreteNB):
     class_log_prior_ : ndarray, shape (C,)
         ``ln(N_c / N)``.
     category_count_ : list of ndarray, each shape (C, V_i)
-        ``N_civ``.
+        ``N_cjv``.
     feature_log_prob_ : list of ndarray, each shape (C, V_i)
-        ``ln θ_{i,v,c}``.
+        ``ln θ_{j,v,c}``.
     n_categories_ : ndarray of int64, shape (n_features,)
-        ``V_i``; codes ``>= V_i`` are refused at predict time.
+        ``V_j``; codes ``>= V_j`` are refused at predict time.
     n_features_in_ : int
     feature_names_in_ : ndarray of str, shape (n_features,)
         Only when ``X`` was a DataFrame with string column names.
@@ -361,8 +361,8 @@ def _check_threshold(t, name):
 class ProductOfBernoullisNB(_DiscreteNB):
     """Naive Bayes treating every column of a 0/1 table as an independent bit.
 
-    ``P(b | c) = Π_i p_ic^{b_i} (1 - p_ic)^{1 - b_i}`` with
-    ``p_ic = (N_ci1 + α) / (N_c + 2α)`` (Duda, Hart & Stork 2001, eq. 86).
+    ``P(b | c) = Π_j p_cj^{b_j} (1 - p_cj)^{1 - b_j}`` with
+    ``p_cj = (N_cj1 + α) / (N_c + 2α)`` (Duda, Hart & Stork 2001, eq. 86).
     Applied to ``one_hot(X)`` this is the product-of-Bernoullis model of
     Williams (2024), eq. 3.  It agrees with scikit-learn's
     ``BernoulliNB(alpha=α, force_alpha=True)`` on 0/1 input.
@@ -383,12 +383,12 @@ class ProductOfBernoullisNB(_DiscreteNB):
     class_count_ : ndarray, shape (C,)
     class_log_prior_ : ndarray, shape (C,)
     feature_count_ : ndarray, shape (C, n_features)
-        ``N_ci1``, the number of class-``c`` rows with bit ``i`` on.
+        ``N_cj1``, the number of class-``c`` rows with bit ``j`` on.
     feature_log_prob_ : ndarray, shape (C, n_features)
-        ``ln p_ic``.
+        ``ln p_cj``.
     feature_log_prob_neg_ : ndarray, shape (C, n_features)
-        ``ln(1 - p_ic)``, computed from the counts ``(N_c - N_ci1 + α) / (N_c + 2α)``
-        so it is exact even when ``p_ic`` is close to 1.
+        ``ln(1 - p_cj)``, computed from the counts ``(N_c - N_cj1 + α) / (N_c + 2α)``
+        so it is exact even when ``p_cj`` is close to 1.
     n_features_in_ : int
     feature_names_in_ : ndarray of str, shape (n_features,)
         Only when ``X`` was a DataFrame with string column names.

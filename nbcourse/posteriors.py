@@ -3,10 +3,10 @@
 For one categorical feature with ``K`` values, class priors ``pi`` (shape
 ``(..., C)``) and ``theta[..., c, k] = p(x = k | y = c)`` (shape ``(..., C, K)``),
 
-* categorical: ``p(y = c | x = j) ∝ π_c θ_jc``  (eq. 2);
-* product of Bernoullis (PoB), the one-hot code ``x̃ = e_j`` treated as ``K``
-  independent bits: ``p(y = c | x̃ = e_j) ∝ π_c θ_jc Q_c^{-j}``  (eqs. 1, 3 and 4,
-  ``Q^{-j}`` from :mod:`nbcourse.bounds`).
+* categorical: ``p(y = c | x = v) ∝ π_c θ_vc``  (eq. 2);
+* product of Bernoullis (PoB), the one-hot code ``x̃ = e_v`` treated as ``K``
+  independent bits: ``p(y = c | x̃ = e_v) ∝ π_c θ_vc Q_c^{-v}``  (eqs. 1, 3 and 4,
+  ``Q^{-v}`` from :mod:`nbcourse.bounds`).
 
 :func:`posterior_table` gives every ``j`` at once; the per-``j`` functions select
 one row of it.  :func:`categorical_linear_weights` and :func:`pob_linear_weights`
@@ -16,7 +16,7 @@ axes of ``pi`` and ``theta`` broadcast against each other.
 
 When the posterior does not exist
 ---------------------------------
-If every class gives the observation ``x = j`` probability 0 the posterior is
+If every class gives the observation ``x = v`` probability 0 the posterior is
 undefined.  The library has one convention for it
 (:func:`nbcourse._logspace.log_normalise`): ``undefined="raise"`` (default, a
 ``ValueError`` saying how many rows are affected and where the first one is) or
@@ -51,7 +51,7 @@ _MODEL_NAMES = {"categorical": "categorical", "pob": "PoB"}
 
 
 def _log_joint_table(pi, theta, model: str) -> np.ndarray:
-    """Log joints ``ln π_c θ_jc`` (eq. 2) or ``ln π_c θ_jc Q_c^{-j}`` (eq. 3), shape (..., K, C)."""
+    """Log joints ``ln π_c θ_vc`` (eq. 2) or ``ln π_c θ_vc Q_c^{-v}`` (eq. 3), shape (..., K, C)."""
     log_theta = np.swapaxes(theta, -1, -2)  # (..., K, C)
     lj = log(pi)[..., None, :] + log(log_theta)
     if model == "pob":
@@ -67,7 +67,7 @@ def _posterior_at(pi, theta, j, model: str, undefined: str) -> np.ndarray:
 
 
 def log_posterior_categorical(pi, theta, j, *, undefined="raise"):
-    """Log posterior ``ln p(y = c | x = j)`` under the categorical model (Williams 2024, eq. 2).
+    """Log posterior ``ln p(y = c | x = v)`` under the categorical model (Williams 2024, eq. 2).
 
     Parameters
     ----------
@@ -78,12 +78,12 @@ def log_posterior_categorical(pi, theta, j, *, undefined="raise"):
     j : int
         Observed value, 0-based.
     undefined : {"raise", "nan"}, default "raise"
-        What to do when every class gives ``x = j`` probability 0 (see module notes).
+        What to do when every class gives ``x = v`` probability 0 (see module notes).
 
     Returns
     -------
     numpy.ndarray, shape (..., C)
-        ``-inf`` for classes that cannot have produced ``x = j``.
+        ``-inf`` for classes that cannot have produced ``x = v``.
 
     Examples
     --------
@@ -94,7 +94,7 @@ def log_posterior_categorical(pi, theta, j, *, undefined="raise"):
 
 
 def log_posterior_pob(pi, theta, j, *, undefined="raise"):
-    """Log posterior ``ln p(y = c | x̃ = e_j)`` under the product-of-Bernoullis model (Williams 2024, eq. 3).
+    """Log posterior ``ln p(y = c | x̃ = e_v)`` under the product-of-Bernoullis model (Williams 2024, eq. 3).
 
     Parameters
     ----------
@@ -119,7 +119,7 @@ def log_posterior_pob(pi, theta, j, *, undefined="raise"):
 
 
 def posterior_categorical(pi, theta, j, *, undefined="raise"):
-    """Posterior ``p(y = c | x = j) = π_c θ_jc / Σ_c' π_c' θ_jc'`` (Williams 2024, eq. 2).
+    """Posterior ``p(y = c | x = v) = π_c θ_vc / Σ_c' π_c' θ_vc'`` (Williams 2024, eq. 2).
 
     Parameters
     ----------
@@ -143,7 +143,7 @@ def posterior_categorical(pi, theta, j, *, undefined="raise"):
 
 
 def posterior_pob(pi, theta, j, *, undefined="raise"):
-    """Posterior ``p(y = c | x̃ = e_j) ∝ π_c θ_jc Q_c^{-j}`` (Williams 2024, eq. 3).
+    """Posterior ``p(y = c | x̃ = e_v) ∝ π_c θ_vc Q_c^{-v}`` (Williams 2024, eq. 3).
 
     Parameters
     ----------
@@ -182,7 +182,7 @@ def posterior_table(pi, theta, model="categorical", *, log=False, undefined="rai
     Returns
     -------
     numpy.ndarray, shape (..., K, C)
-        Entry ``[..., j, c]`` is ``p(y = c | x = j)`` (or its log).
+        Entry ``[..., j, c]`` is ``p(y = c | x = v)`` (or its log).
 
     Examples
     --------
@@ -206,7 +206,7 @@ def posterior_table(pi, theta, model="categorical", *, log=False, undefined="rai
 def categorical_linear_weights(pi, theta):
     """Linear discriminant of the categorical model in the one-hot bits.
 
-    With ``x̃ = e_j``, ``ln π_c θ_jc = W[c]·x̃ + b[c]`` where ``W[c, k] = ln θ_kc``
+    With ``x̃ = e_v``, ``ln π_c θ_vc = W[c]·x̃ + b[c]`` where ``W[c, v - 1] = ln θ_vc``
     and ``b[c] = ln π_c`` (Williams 2024, eq. 2 written in the one-hot bits).
 
     Parameters
@@ -234,9 +234,9 @@ def categorical_linear_weights(pi, theta):
 def pob_linear_weights(pi, theta):
     """Linear discriminant of the PoB model in the one-hot bits (Duda, Hart & Stork §2.9).
 
-    Each bit is Bernoulli with ``P(x̃_k = 1 | c) = θ_kc``, so Duda's weights
-    apply: ``W[c, k] = logit θ_kc = ln θ_kc - ln(1 - θ_kc)`` and
-    ``b[c] = ln π_c + Σ_k ln(1 - θ_kc)``.  Then ``W[c]·e_j + b[c] =
+    Each bit is Bernoulli with ``P(x̃_v = 1 | c) = θ_vc``, so Duda's weights
+    apply: ``W[c, v - 1] = logit θ_vc = ln θ_vc - ln(1 - θ_vc)`` and
+    ``b[c] = ln π_c + Σ_v ln(1 - θ_vc)``.  Then ``W[c]·e_v + b[c] =
     ln π_c θ_jc Q_c^{-j}``, the log joint of Williams (2024), eq. 3.
 
     Parameters
@@ -278,7 +278,7 @@ def pob_linear_weights(pi, theta):
 
 
 def linear_score(W, b, j):
-    """Evaluate ``W[..., c, :]·e_j + b[..., c]`` for the one-hot vector ``e_j``.
+    """Evaluate ``W[..., c, :]·e_v + b[..., c]`` for the one-hot vector ``e_v``.
 
     Selecting column ``j`` instead of multiplying by the bits avoids ``0 · (-inf)``
     when a weight is ``-inf``.

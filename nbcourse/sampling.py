@@ -101,7 +101,7 @@ def n_feature_vectors(n_values) -> int:
 
 
 def n_parameters_joint(n_values, n_classes: int = 2) -> int:
-    """Free parameters of one full table ``P(x | omega_i)`` per class.
+    """Free parameters of one full table ``P(x | omega_c)`` per class.
 
     Each class needs a probability for every one of the ``V = prod_j V_j``
     feature vectors, less one because they sum to 1: ``c (V - 1)`` in all.
@@ -127,7 +127,7 @@ def n_parameters_joint(n_values, n_classes: int = 2) -> int:
 
 
 def n_parameters_naive(n_values, n_classes: int = 2) -> int:
-    """Free parameters of a naive Bayes model ``prod_j P(x_j | omega_i)``.
+    """Free parameters of a naive Bayes model ``prod_j P(x_j | omega_c)``.
 
     Under conditional independence each class needs one distribution per
     feature, with ``V_j - 1`` free values each: ``c sum_j (V_j - 1)``, which is
@@ -243,7 +243,7 @@ def bernoulli_estimate_mse(p, n, alpha=0.0):
     Parameters
     ----------
     p : float or array_like, any shape
-        True probabilities ``P(x_j = 1 | omega_i)``.
+        True probabilities ``P(x_j = 1 | omega_c)``.
     n : int or array_like, any shape
         Sample sizes (``n + 2 alpha > 0``); broadcast against ``p``.
     alpha : float, default 0.0
@@ -306,7 +306,7 @@ def sample_labels(priors, n: int, *, seed) -> np.ndarray:
     Parameters
     ----------
     priors : array_like, shape (c,)
-        Prior probabilities ``P(omega_i)``, summing to 1.
+        Prior probabilities ``P(omega_c)``, summing to 1.
     n : int
         Number of labels.
     seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
@@ -342,7 +342,7 @@ def sample_binary_features(P, y, *, seed) -> np.ndarray:
     Parameters
     ----------
     P : array_like, shape (c, d)
-        ``P[i, j] = P(x_j = 1 | omega_i)`` (0-based class ``i`` and feature ``j``).
+        ``P[c, j] = P(x_j = 1 | omega_c)`` (0-based class ``c`` and feature ``j``).
     y : array_like of int, shape (n,)
         Class of each row, in ``0 .. c-1``.
     seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
@@ -381,9 +381,9 @@ def sample_binary_naive_bayes(P, priors, n: int, *, seed) -> tuple[np.ndarray, n
     Parameters
     ----------
     P : array_like, shape (c, d)
-        ``P[i, j] = P(x_j = 1 | omega_i)``.
+        ``P[c, j] = P(x_j = 1 | omega_c)``.
     priors : array_like, shape (c,)
-        ``P(omega_i)``.
+        ``P(omega_c)``.
     n : int
         Sample size.
     seed : None, int, numpy.random.SeedSequence or numpy.random.Generator

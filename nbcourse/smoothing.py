@@ -1,7 +1,7 @@
 """Estimates of categorical and Bernoulli parameters from counts, with additive smoothing.
 
 * :func:`lidstone` and :func:`log_lidstone`: the categorical estimate
-  ``(N_j + α) / (n + Kα)``, the mean of the Dirichlet posterior ``Dir(N + α)``
+  ``(N_v + α) / (n + Kα)``, the mean of the Dirichlet posterior ``Dir(N + α)``
   (Lidstone 1920; ``α = 1`` is Laplace's rule, ``α = 0`` maximum likelihood);
 * :func:`bernoulli_smoothed` and :func:`log_bernoulli_smoothed`: the same for one
   bit, ``(N_1 + α) / (n + 2α)``, the mean of the Beta posterior ``Beta(N_1 + α, N_0 + α)``;
@@ -78,19 +78,19 @@ def _check_bits(n_on, n):
 
 # ------------------------------------------------------------------ categorical
 def lidstone(counts, alpha=1.0):
-    """Smoothed categorical probabilities ``θ_j = (N_j + α) / (n + Kα)`` along the last axis.
+    """Smoothed categorical probabilities ``θ_v = (N_v + α) / (n + Kα)`` along the last axis.
 
-    With a symmetric Dirichlet prior ``Dir(α, ..., α)`` on ``θ`` and counts
+    With a symmetric Dirichlet prior ``Dir(β, ..., β)`` on ``θ`` and counts
     ``N_1, ..., N_K`` from a categorical sample of size ``n``, the posterior is
-    ``Dir(N_1 + α, ..., N_K + α)`` and this is its mean (Lidstone 1920; Murphy
-    2022; Manning, Raghavan & Schütze 2008, ch. 13).  ``α = 0`` is the maximum-likelihood estimate ``N_j / n``,
+    ``Dir(N_1 + β, ..., N_K + β)`` and this is its mean for ``α = β`` (Lidstone 1920; Murphy
+    2022; Manning, Raghavan & Schütze 2008, ch. 13).  ``α = 0`` is the maximum-likelihood estimate ``N_v / n``,
     ``α = 1`` Laplace's rule of succession.  The categorical model of Williams
     (2024), eq. 2, is fitted with it (:class:`nbcourse.CategoricalNB`).
 
     Parameters
     ----------
     counts : array_like, shape (..., K)
-        Non-negative counts ``N_j`` (leading axes: classes, features, ...).
+        Non-negative counts ``N_v`` (leading axes: classes, features, ...).
     alpha : float, default 1.0
         Pseudo-count added to every value, ``>= 0``.
 
@@ -118,7 +118,7 @@ def lidstone(counts, alpha=1.0):
 
 
 def log_lidstone(counts, alpha=1.0):
-    """``ln θ_j = ln(N_j + α) - ln(n + Kα)``, the log of :func:`lidstone`.
+    """``ln θ_v = ln(N_v + α) - ln(n + Kα)``, the log of :func:`lidstone`.
 
     A value never seen with ``α = 0`` gets ``-inf`` exactly, without a warning.
 
@@ -147,8 +147,8 @@ def log_lidstone(counts, alpha=1.0):
 def bernoulli_smoothed(n_on, n, alpha=1.0):
     """Smoothed probability that a bit is on, ``p = (N_1 + α) / (n + 2α)``.
 
-    The mean of the Beta posterior ``Beta(N_1 + α, n - N_1 + α)`` under a
-    ``Beta(α, α)`` prior: :func:`lidstone` with ``K = 2``.  The PoB model
+    The mean of the Beta posterior ``Beta(N_1 + β, n - N_1 + β)`` under a
+    ``Beta(β, β)`` prior, for ``α = β``: :func:`lidstone` with ``K = 2``.  The PoB model
     (Duda, Hart & Stork 2001, eq. 86; Williams 2024, eq. 3) estimates each of its
     bits this way.
 
@@ -209,8 +209,8 @@ def log_bernoulli_smoothed(n_on, n, alpha=1.0):
 def pob_bit_probabilities(counts, alpha=1.0):
     """The PoB estimates of the ``K`` one-hot bits of a categorical variable.
 
-    Bit ``j`` is on exactly when the value is ``j``, so it is on in ``N_j`` of the
-    ``n = Σ_k N_k`` cases and its smoothed estimate is ``(N_j + α) / (n + 2α)``.
+    Bit ``v`` is on exactly when the value is ``v``, so it is on in ``N_v`` of the
+    ``n = Σ_v N_v`` cases and its smoothed estimate is ``(N_v + α) / (n + 2α)``.
     At ``α = 0`` these equal :func:`lidstone` (Williams 2024, §2: maximum
     likelihood gives the PoB model the categorical ``θ``); for ``α > 0`` and
     ``K > 2`` they are larger and sum to ``(n + Kα) / (n + 2α) > 1``.

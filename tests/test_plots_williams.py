@@ -186,7 +186,7 @@ def test_points_in_guarantee_region_have_more_extreme_ratios():
 def test_guarantee_region_legend_names_the_regions_without_equation_numbers():
     ax = plot_guarantee_region(3)
     legend = [text.get_text() for text in ax.get_legend().get_texts()]
-    assert legend[:2] == ["guaranteed more extreme for $c$", "guaranteed more extreme for $d$"]
+    assert legend[:2] == ["guaranteed more extreme for $c$", "guaranteed more extreme for $c'$"]
     assert not any("eq." in text for text in legend)
 
 

@@ -192,7 +192,7 @@ def test_plot_smoothed_estimates_draws_the_closed_forms():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(t.startswith("categorical") and "sum 1.000" in t for t in labels)
     assert any(t.startswith("PoB") and "sum 1.333" in t for t in labels)
-    assert any("$N_{ji} / N_i$" in t for t in labels)  # the notation page's counts
+    assert any("$N_{vc} / N_c$" in t for t in labels)  # the notation page's counts
     assert [t.get_text() for t in ax.get_xticklabels()] == list("abcd")
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="counts must be a 1-d array"):

@@ -730,7 +730,7 @@ def plot_estimation_error(n, errors, *, expected=None, mark=None, ax=None,
         ax.axvline(float(mark), color=COLORS["grey"], ls=":", lw=1)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("samples per class $N_i$ (log scale)")
+    ax.set_xlabel("samples per class $N_c$ (log scale)")
     ax.set_ylabel(ylabel)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize="small", loc="upper right")

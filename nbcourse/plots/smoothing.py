@@ -18,19 +18,19 @@ _PALETTE = (COLORS["blue"], COLORS["orange"], COLORS["green"], COLORS["purple"])
 
 def plot_smoothed_estimates(counts, alpha, *, values=None, ax=None, title: str | None = None,
                             ymax: float = 1.0):
-    """Categorical ``θ_ji`` and PoB bit probabilities ``θ̃_ji`` of one class ``i``, smoothed with ``α``.
+    """Categorical ``θ_vc`` and PoB bit probabilities ``θ̃_vc`` of one class ``c``, smoothed with ``α``.
 
     Side-by-side bars per value ``j``: the categorical estimate
-    ``(N_ji + α) / (N_i + Kα)`` (:func:`nbcourse.smoothing.lidstone`) and the PoB
-    estimate of bit ``j``, ``(N_ji + α) / (N_i + 2α)``
+    ``(N_vc + α) / (N_c + Kα)`` (:func:`nbcourse.smoothing.lidstone`) and the PoB
+    estimate of bit ``v``, ``(N_vc + α) / (N_c + 2α)``
     (:func:`nbcourse.smoothing.pob_bit_probabilities`); black diamonds mark the
-    maximum-likelihood estimate ``N_ji / N_i`` shared by both.  The legend gives the
+    maximum-likelihood estimate ``N_vc / N_c`` shared by both.  The legend gives the
     sum of each set of bars.
 
     Parameters
     ----------
     counts : array_like, shape (K,)
-        Counts ``N_ji`` of the ``K`` values in one class ``i`` (positive total ``N_i``).
+        Counts ``N_vc`` of the ``K`` values in one class ``c`` (positive total ``N_c``).
     alpha : float
         Smoothing constant ``>= 0``.
     values : sequence of str, optional
@@ -66,14 +66,14 @@ def plot_smoothed_estimates(counts, alpha, *, values=None, ax=None, title: str |
     ax = get_axes(ax, figsize=(6.0, 3.75))
     x = np.arange(K)
     ax.bar(x - 0.2, theta, width=0.4, color=_PALETTE[0],
-           label=rf"categorical $\theta_{{ji}}$ (sum {theta.sum():.3f})")
+           label=rf"categorical $\theta_{{vc}}$ (sum {theta.sum():.3f})")
     ax.bar(x + 0.2, bits, width=0.4, color=_PALETTE[1],
-           label=rf"PoB bit probabilities $\tilde\theta_{{ji}}$ (sum {bits.sum():.3f})")
+           label=rf"PoB bit probabilities $\tilde\theta_{{vc}}$ (sum {bits.sum():.3f})")
     ax.plot(x, N / N.sum(), ls="none", marker="D", color=COLORS["black"], ms=5, clip_on=False,
-            zorder=3, label="maximum likelihood $N_{ji} / N_i$")
+            zorder=3, label="maximum likelihood $N_{vc} / N_c$")
     ax.set_xticks(x, names)
     ax.set_ylim(0, ymax)
-    ax.set_xlabel("value $j$")
+    ax.set_xlabel("value $v$")
     ax.set_ylabel("estimated probability")
     ax.legend(fontsize=8, loc="upper right")
     if title:

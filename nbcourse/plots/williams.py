@@ -179,7 +179,7 @@ def plot_q_star(Ks=(3, 4, 6, 10), *, ax=None):
     --------
     >>> ax = plot_q_star([3])
     >>> [line.get_label() for line in ax.lines]
-    ['$K = 3$', '$\\\\theta_j$ (corners)']
+    ['$K = 3$', '$\\\\theta_v$ (corners)']
     >>> plt.close(ax.figure)
     """
     ax = get_axes(ax)
@@ -189,11 +189,11 @@ def plot_q_star(Ks=(3, 4, 6, 10), *, ax=None):
         K = check_n_categories(K)
         ax.plot(t, q_minus_j_at_centre(t, K), color=colours[i % len(colours)],
                 label=rf"$K = {K}$")
-    ax.plot(t, t, color="black", ls="--", label=r"$\theta_j$ (corners)")
+    ax.plot(t, t, color="black", ls="--", label=r"$\theta_v$ (corners)")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
-    ax.legend(loc="lower right", title=r"$Q^{-j}(\theta^*)$ at the centre", fontsize=9)
-    return _finish(ax, r"$\theta_j$", r"range of $Q^{-j}(\theta)$")
+    ax.legend(loc="lower right", title=r"$Q^{-v}(\theta^*)$ at the centre", fontsize=9)
+    return _finish(ax, r"$\theta_v$", r"range of $Q^{-v}(\theta)$")
 
 
 # ------------------------------------------------------------- Figure 1(b)
@@ -226,35 +226,35 @@ def plot_bounds(K: int = 6, *, theta_j: float | None = None, points=None, ax=Non
     --------
     >>> ax = plot_bounds(6)
     >>> [line.get_label() for line in ax.lines]
-    ['upper bound $u(\\\\theta_j)$', 'lower bound $\\\\ell(\\\\theta_j) = \\\\theta_j^2$']
+    ['upper bound $u(\\\\theta_v)$', 'lower bound $\\\\ell(\\\\theta_v) = \\\\theta_v^2$']
     >>> ax.collections[0].get_label()
-    'possible values of $f_j(\\\\theta)$'
+    'possible values of $f_v(\\\\theta)$'
     >>> plt.close(ax.figure)
     """
     K = check_n_categories(K)
     t = np.linspace(0.0, 1.0, 201)
     up, low = upper_bound(t, K), lower_bound(t)
     ax = get_axes(ax)
-    ax.plot(t, up, color=COLORS["vermillion"], label=r"upper bound $u(\theta_j)$")
-    ax.plot(t, low, color=COLORS["blue"], label=r"lower bound $\ell(\theta_j) = \theta_j^2$")
+    ax.plot(t, up, color=COLORS["vermillion"], label=r"upper bound $u(\theta_v)$")
+    ax.plot(t, low, color=COLORS["blue"], label=r"lower bound $\ell(\theta_v) = \theta_v^2$")
     ax.fill_between(t, low, up, color=COLORS["orange"], alpha=0.25, lw=0,
-                    label=r"possible values of $f_j(\theta)$")
+                    label=r"possible values of $f_v(\theta)$")
     if points is not None:
         px = check_probabilities(points[0], "points[0]")
         py = check_probabilities(points[1], "points[1]")
         ax.scatter(px, py, s=4, color=COLORS["grey"], alpha=0.5, lw=0,
-                   label=r"$f_j(\theta)$, sampled $\theta$")
+                   label=r"$f_v(\theta)$, sampled $\theta$")
     if theta_j is not None:
         tj = float(check_probabilities(theta_j, "theta_j"))
         lo, hi = float(lower_bound(tj)), float(upper_bound(tj, K))
         ax.vlines(tj, lo, hi, color="black", lw=2.5,
-                  label=rf"$\theta_j = {tj:.2f}$: $f_j \in [{lo:.3f}, {hi:.3f}]$")
+                  label=rf"$\theta_v = {tj:.2f}$: $f_v \in [{lo:.3f}, {hi:.3f}]$")
         ax.plot([tj, tj], [lo, hi], ls="none", marker="_", ms=10, color="black")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.legend(loc="upper left", fontsize=9)
-    return _finish(ax, r"$\theta_j$", r"$f_j(\theta) = \theta_j\,Q^{-j}(\theta)$",
-                   rf"Bounds on $f_j$ for $K = {K}$")
+    return _finish(ax, r"$\theta_v$", r"$f_v(\theta) = \theta_v\,Q^{-v}(\theta)$",
+                   rf"Bounds on $f_v$ for $K = {K}$")
 
 
 # ---------------------------------------------------------------- eq. 13
@@ -298,17 +298,17 @@ def plot_guarantee_region(K: int = 3, *, points=None, ax=None):
     ax.fill_between(x, boundary, 1.0, color=COLORS["orange"], alpha=0.35, lw=0,
                     label="guaranteed more extreme for $c$")
     ax.fill_betweenx(x, boundary, 1.0, color=COLORS["sky"], alpha=0.35, lw=0,
-                     label="guaranteed more extreme for $d$")
+                     label="guaranteed more extreme for $c'$")
     ax.plot(x, boundary, color=COLORS["vermillion"], lw=1.5)
     ax.plot(boundary, x, color=COLORS["blue"], lw=1.5)
-    ax.plot([0, 1], [0, 1], color="black", ls="--", lw=1, label=r"$\theta_{jc} = \theta_{jd}$")
+    ax.plot([0, 1], [0, 1], color="black", ls="--", lw=1, label=r"$\theta_{vc} = \theta_{vc'}$")
     if points is not None:
         _scatter_ratio_changes(ax, *points)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8)
-    return _finish(ax, r"$\theta_{jd}$", r"$\theta_{jc}$", rf"Guaranteed more extreme, $K = {K}$")
+    return _finish(ax, r"$\theta_{vc'}$", r"$\theta_{vc}$", rf"Guaranteed more extreme, $K = {K}$")
 
 
 _CHANGE_STYLES = {  # scatter style of each code of ratio_change, in drawing order
@@ -399,8 +399,8 @@ def plot_log_ratio_scatter(log_theta_ratio, log_f_ratio, *, slope2: bool = True,
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
     ax.legend(loc="upper left", fontsize=8, markerscale=2)
-    return _finish(ax, r"$\log(\theta_{jc}/\theta_{jd})$",
-                   r"$\log(f_j(\theta_c)/f_j(\theta_d))$", title)
+    return _finish(ax, r"$\log(\theta_{vc}/\theta_{vc'})$",
+                   r"$\log(f_v(\theta_c)/f_v(\theta_{c'}))$", title)
 
 
 # ---------------------------------------------------------------- Figure 3
