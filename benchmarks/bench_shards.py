@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXERCISE = ROOT / "exercises" / "01-binary-discriminant"
+EXERCISE = ROOT / "exercises" / "02-binary-discriminant"
 
 
 def _env():
