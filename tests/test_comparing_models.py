@@ -1,8 +1,10 @@
-"""Tests for the full joint (saturated) model, the deviance test of conditional independence,
-and cross-validation of any classifier on given folds.
+"""Tests for comparing classifiers: the full joint (saturated) model, the deviance test of
+conditional independence, cross-validation of any classifier on given folds, and the paired
+bootstrap of a score difference.
 
 The oracles are exact counts made with plain Python loops, scikit-learn's CategoricalNB on the
-cell index, and SciPy's G² test of independence in a two-way table.
+cell index, SciPy's G² test of independence in a two-way table, SciPy's paired bootstrap, and
+the normal interval of a mean.
 """
 
 from collections import Counter
@@ -14,7 +16,13 @@ from scipy.stats import chi2, chi2_contingency
 from sklearn.exceptions import NotFittedError
 from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 
-from nbcourse.calibration import cross_validate_models, fold_log_loss, log_loss, out_of_fold_proba
+from nbcourse.calibration import (
+    cross_validate_models,
+    fold_log_loss,
+    log_loss,
+    out_of_fold_proba,
+    paired_bootstrap,
+)
 from nbcourse.datasets import titanic
 from nbcourse.naive_bayes import (
     CategoricalNB,
@@ -187,3 +195,60 @@ def test_folds_are_checked():
         out_of_fold_proba(object(), [[0], [1]], [0, 1], [0, 1])
     with pytest.raises(ValueError, match="fold 0 leaves a class out"):
         out_of_fold_proba(CategoricalNB(), [[0], [1], [1]], [0, 1, 1], [0, 1, 1])
+
+
+# --- paired bootstrap of a score difference -------------------------------------------------
+
+
+def two_classifiers(seed=0, n=800):
+    rng = np.random.default_rng(seed)
+    truth = rng.uniform(0.05, 0.95, size=n)
+    y = (rng.uniform(size=n) > truth).astype(int)                  # class 0 with probability truth
+    sharp = np.clip(truth + 0.25 * (truth - 0.5), 0.01, 0.99)      # over-confident
+    as_proba = lambda q: np.column_stack([q, 1 - q])  # noqa: E731
+    return y, as_proba(truth), as_proba(sharp)
+
+
+def test_paired_bootstrap_of_the_log_loss_matches_the_normal_interval_of_a_mean():
+    y, calibrated, sharp = two_classifiers()
+    result = paired_bootstrap(y, sharp, calibrated, n_boot=4000, seed=1)
+    per_case = (-np.log(sharp[np.arange(len(y)), y])) - (-np.log(calibrated[np.arange(len(y)), y]))
+    assert result.difference == pytest.approx(per_case.mean(), rel=1e-12)
+    half = 1.96 * per_case.std(ddof=1) / np.sqrt(len(y))
+    assert result.low == pytest.approx(per_case.mean() - half, abs=0.1 * half)
+    assert result.high == pytest.approx(per_case.mean() + half, abs=0.1 * half)
+
+
+def test_paired_bootstrap_agrees_with_scipy_for_the_calibration_error():
+    from scipy.stats import bootstrap
+
+    from nbcourse.calibration import expected_calibration_error
+
+    y, calibrated, sharp = two_classifiers(2, n=400)
+    ours = paired_bootstrap(y, sharp, calibrated, expected_calibration_error, n_boot=3000, seed=3)
+
+    def diff(yy, a, b):
+        return (expected_calibration_error(yy, np.column_stack([a, 1 - a]))
+                - expected_calibration_error(yy, np.column_stack([b, 1 - b])))
+
+    ref = bootstrap((y, sharp[:, 0], calibrated[:, 0]), diff, paired=True, vectorized=False,
+                    n_resamples=3000, method="percentile", random_state=4).confidence_interval
+    width = ref.high - ref.low
+    assert ours.low == pytest.approx(ref.low, abs=0.1 * width)
+    assert ours.high == pytest.approx(ref.high, abs=0.1 * width)
+
+
+def test_paired_bootstrap_of_a_classifier_against_itself_is_zero():
+    y, calibrated, _ = two_classifiers(5, n=50)
+    result = paired_bootstrap(y, calibrated, calibrated, n_boot=200)
+    assert (result.difference, result.low, result.high) == (0.0, 0.0, 0.0)
+
+
+def test_paired_bootstrap_checks_its_arguments():
+    y, a, b = two_classifiers(6, n=20)
+    with pytest.raises(ValueError, match="confidence must be a number strictly between 0 and 1"):
+        paired_bootstrap(y, a, b, confidence=1.5)
+    with pytest.raises(TypeError, match="statistic must be a callable"):
+        paired_bootstrap(y, a, b, statistic="ece")
+    with pytest.raises(ValueError, match="proba_b must have the shape of proba_a"):
+        paired_bootstrap(y, a, np.column_stack([b, np.zeros(20)]))
