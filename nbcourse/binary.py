@@ -46,6 +46,16 @@ class is ``ω_{j+1}``) the Bayes rule minimises the conditional risk
 weights stay those of eq. 90 and only the bias gains
 ``ln[(λ[1, 0] - λ[0, 0]) / (λ[0, 1] - λ[1, 1])]``:
 ``two_class_discriminant(..., loss=λ)``.
+
+Logistic regression
+-------------------
+The discriminative fit of the same two-class family ``P(ω_1 | x) = σ(w·x + w_0)``
+maximises the conditional log-likelihood of targets ``t_n`` (1 for ``ω_1``, 0 for
+``ω_2``), ``ℓ(w, w_0) = Σ_n [t_n g_n - ln(1 + e^{g_n})]`` with ``g_n = w·x_n + w_0``
+(Murphy 2022, ch. 10): :func:`logistic_log_likelihood`, its gradient
+:func:`logistic_gradient`, and plain gradient ascent :func:`logistic_gradient_ascent`,
+which records the weights at every step (to watch them run off when the classes
+are separable).
 """
 
 from __future__ import annotations
@@ -75,6 +85,9 @@ __all__ = [
     "log_likelihood_binary",
     "log_posterior_binary",
     "log_posterior_ratio",
+    "logistic_gradient",
+    "logistic_gradient_ascent",
+    "logistic_log_likelihood",
     "two_class_discriminant",
 ]
 
@@ -531,3 +544,139 @@ def decide(X, W, w0):
     if g.ndim == 1:
         return np.where(g > 0, 0, 1).astype(np.int64)
     return np.argmax(g, axis=1).astype(np.int64)
+
+
+# --- logistic regression: the discriminative fit of the same family ---------------------------
+
+
+def _logistic_args(X, t, w, w0):
+    """Features as float (N, d), targets 0/1 (N,), weights (d,) and a scalar bias."""
+    X = as_real_array(X, "X")
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-d array (N, d), got shape {X.shape}")
+    t = check_binary(t, "t", ndim=1)
+    if t.shape != (X.shape[0],):
+        raise ValueError(f"t must hold one 0/1 target per row of X ({X.shape[0]}), "
+                         f"got shape {t.shape}")
+    w = as_real_array(w, "w")
+    if w.shape != (X.shape[1],):
+        raise ValueError(f"w must have shape ({X.shape[1]},) to match X, got shape {w.shape}")
+    w0 = as_real_array(w0, "w0")
+    if w0.shape != ():
+        raise ValueError(f"w0 must be a scalar, got shape {w0.shape}")
+    return X, t.astype(np.float64), w, float(w0)
+
+
+def logistic_log_likelihood(X, t, w, w0) -> float:
+    """Conditional log-likelihood of logistic regression, ``Σ_n ln P(t_n | x_n)``.
+
+    With ``g_n = w·x_n + w_0`` and ``P(ω_1 | x_n) = σ(g_n)``,
+
+    ``ℓ = Σ_n [t_n ln σ(g_n) + (1 - t_n) ln(1 - σ(g_n))] = Σ_n [t_n g_n - ln(1 + e^{g_n})]``,
+
+    computed in the second form with ``numpy.logaddexp`` so that it stays finite for
+    large ``|g_n|`` (Murphy 2022, ch. 10).  It is at most 0, and ``-N`` times
+    scikit-learn's ``log_loss``.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+        Features (any real numbers).
+    t : array_like of 0/1, shape (N,)
+        1 where the case is of class ``ω_1``.
+    w : array_like, shape (d,)
+    w0 : float
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(logistic_log_likelihood([[1.0], [0.0]], [1, 0], [0.0], 0.0), 6)  # 2 ln(1/2)
+    -1.386294
+    """
+    X, t, w, w0 = _logistic_args(X, t, w, w0)
+    g = X @ w + w0
+    return float(np.sum(t * g - np.logaddexp(0.0, g)))
+
+
+def logistic_gradient(X, t, w, w0):
+    """Gradient of :func:`logistic_log_likelihood` with respect to ``w`` and ``w_0``.
+
+    Because ``σ'(g) = σ(g)(1 - σ(g))``, each case contributes its residual, target
+    minus predicted probability, times its features:
+
+    ``∂ℓ/∂w = Σ_n (t_n - σ(g_n)) x_n``,  ``∂ℓ/∂w_0 = Σ_n (t_n - σ(g_n))``.
+
+    Parameters
+    ----------
+    X, t, w, w0 : as for :func:`logistic_log_likelihood`
+
+    Returns
+    -------
+    (numpy.ndarray of shape (d,), float)
+
+    Examples
+    --------
+    >>> grad_w, grad_w0 = logistic_gradient([[1.0], [0.0]], [1, 0], [0.0], 0.0)
+    >>> grad_w, grad_w0   # residuals 1/2 and -1/2
+    (array([0.5]), 0.0)
+    """
+    from scipy.special import expit
+
+    X, t, w, w0 = _logistic_args(X, t, w, w0)
+    residual = t - expit(X @ w + w0)
+    return X.T @ residual, float(residual.sum())
+
+
+def logistic_gradient_ascent(X, t, *, step=1.0, n_iter=1000, w=None, w0=0.0):
+    """Maximise the logistic log-likelihood by plain gradient ascent, recording every step.
+
+    Each step moves ``(w, w_0)`` by ``step`` times the gradient of the *mean*
+    log-likelihood, ``ℓ / N`` (:func:`logistic_gradient`).  Since ``ℓ`` is concave, a
+    small enough step (``step < 8 / λ_max``, with ``λ_max`` the largest eigenvalue of
+    ``Σ_n x̃_n x̃_nᵀ / N`` and ``x̃_n = (x_n, 1)``) climbs towards its maximum whenever one
+    exists.  When the classes are separable it does not exist: ``ℓ`` keeps rising towards 0
+    and the recorded weights grow without bound (Albert & Anderson 1984).
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    t : array_like of 0/1, shape (N,)
+    step : float > 0, default 1.0
+    n_iter : int >= 1, default 1000
+    w : array_like, shape (d,) or None, default None
+        Starting weights; ``None`` starts at zero.
+    w0 : float, default 0.0
+        Starting bias.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_iter + 1, d + 1)
+        Row ``k`` holds ``(w, w_0)`` after ``k`` steps (row 0 is the start).
+
+    Examples
+    --------
+    >>> path = logistic_gradient_ascent([[0.0], [1.0], [0.0], [1.0]], [0, 1, 1, 0], n_iter=5)
+    >>> path[-1]      # no information in x, balanced targets: the maximum is at zero
+    array([0., 0.])
+    """
+    X = as_real_array(X, "X")
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-d array (N, d), got shape {X.shape}")
+    if isinstance(step, bool) or not isinstance(step, int | float | np.floating) or not (
+            np.isfinite(step) and step > 0):
+        raise ValueError(f"step must be a positive finite number, got {step!r}")
+    if isinstance(n_iter, bool) or not isinstance(n_iter, int | np.integer) or n_iter < 1:
+        raise ValueError(f"n_iter must be an int >= 1, got {n_iter!r}")
+    w = np.zeros(X.shape[1]) if w is None else w
+    X, t, w, w0 = _logistic_args(X, t, w, w0)
+    path = np.empty((int(n_iter) + 1, X.shape[1] + 1))
+    path[0, :-1], path[0, -1] = w, w0
+    for k in range(1, int(n_iter) + 1):
+        grad_w, grad_w0 = logistic_gradient(X, t, w, w0)
+        w = w + step * grad_w / X.shape[0]
+        w0 = w0 + step * grad_w0 / X.shape[0]
+        path[k, :-1], path[k, -1] = w, w0
+    return path

@@ -6,7 +6,11 @@
   the labels first;
 * :func:`cross_validate_models` fits categorical and product-of-Bernoullis naive
   Bayes to real data (integer codes) by stratified k-fold cross-validation and
-  returns out-of-fold probabilities.
+  returns out-of-fold probabilities;
+* :func:`out_of_fold_proba` fits any other classifier on the same folds, and
+  :func:`fold_log_loss` scores out-of-fold probabilities fold by fold;
+* :func:`paired_bootstrap` gives a percentile interval for the difference of a score
+  (log loss, calibration error) between two classifiers on the same test cases.
 
 Labels and feature values are 0-based integer codes.
 
@@ -27,11 +31,15 @@ from ._validation import check_codes, check_int, check_labels, check_seed, check
 
 __all__ = [
     "CrossValidation",
+    "PairedBootstrap",
     "Reliability",
     "cross_validate_models",
     "expected_calibration_error",
+    "fold_log_loss",
     "log_loss",
     "log_loss_of_log_odds",
+    "out_of_fold_proba",
+    "paired_bootstrap",
     "reliability_bins",
 ]
 
@@ -240,9 +248,7 @@ class CrossValidation:
 
     def fold_log_loss(self, model: str) -> np.ndarray:
         """Log loss of ``model`` on each held-out fold, shape (n_splits,)."""
-        p = self.proba(model)
-        return np.array([log_loss(self.y[self.fold == k], p[self.fold == k])
-                         for k in range(int(self.fold.max()) + 1)])
+        return fold_log_loss(self.y, self.proba(model), self.fold)
 
     def summary(self, n_bins: int = 10) -> dict:
         """Log loss, accuracy and calibration error of both models, and their MAP disagreement.
@@ -334,3 +340,184 @@ def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValid
         p_cat[test] = cat.predict_proba(X[test])
         p_pob[test] = pob.predict_proba(B[test])
     return CrossValidation(classes, codes.astype(np.int64), fold, p_cat, p_pob)
+
+
+def _check_fold(fold, n_rows):
+    """Fold numbers 0..K-1 (K >= 2, every fold non-empty), one per row."""
+    folds = check_codes(fold, "fold", ndim=1)
+    if folds.shape[0] != n_rows:
+        raise ValueError(f"fold must give one fold number per row ({n_rows}), "
+                         f"got {folds.shape[0]}")
+    n_folds = int(folds.max()) + 1
+    missing = np.setdiff1d(np.arange(n_folds), folds)
+    if n_folds < 2 or missing.size:
+        raise ValueError(f"fold must number at least 2 folds as 0, 1, ..., K-1 with none empty, "
+                         f"got folds {np.unique(folds).tolist()[:12]}")
+    return folds, n_folds
+
+
+def fold_log_loss(y, proba, fold) -> np.ndarray:
+    """Log loss of out-of-fold probabilities on each fold separately.
+
+    Parameters
+    ----------
+    y : array_like of int, shape (N,)
+        True class codes in ``range(C)``.
+    proba : array_like, shape (N, C)
+        Out-of-fold class probabilities.
+    fold : array_like of int, shape (N,)
+        The fold (0..K-1) in which each row was held out, as :attr:`CrossValidation.fold`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (K,)
+        :func:`log_loss` of the rows of each fold.
+
+    Examples
+    --------
+    >>> fold_log_loss([0, 1, 1], [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]], [0, 0, 1]).round(4)
+    array([0.6931, 0.2231])
+    """
+    p, labels = _check_proba_and_labels(proba, y)
+    folds, n_folds = _check_fold(fold, labels.shape[0])
+    return np.array([log_loss(labels[folds == k], p[folds == k]) for k in range(n_folds)])
+
+
+def out_of_fold_proba(estimator, X, y, fold) -> np.ndarray:
+    """Out-of-fold class probabilities of any classifier on given folds.
+
+    For each fold ``k`` a fresh copy of ``estimator`` (``sklearn.base.clone``) is fitted to
+    the rows outside the fold and predicts the rows inside it.  Given the ``fold`` of a
+    :class:`CrossValidation`, the result is comparable row by row and fold by fold with
+    that comparison's two models.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        Unfitted, with ``fit`` and ``predict_proba``.
+    X : array_like, shape (N, d)
+    y : array_like of int, shape (N,)
+        Class codes 0..C-1; every class must occur outside every fold.
+    fold : array_like of int, shape (N,)
+        Fold numbers 0..K-1.
+
+    Returns
+    -------
+    numpy.ndarray, shape (N, C)
+        Columns in the order of the class codes.
+
+    Examples
+    --------
+    >>> from nbcourse.naive_bayes import CategoricalNB
+    >>> X, y = [[0], [0], [1], [1]], [0, 0, 1, 1]
+    >>> out_of_fold_proba(CategoricalNB(alpha=1.0), X, y, [0, 1, 0, 1])
+    array([[0.66666667, 0.33333333],
+           [0.66666667, 0.33333333],
+           [0.33333333, 0.66666667],
+           [0.33333333, 0.66666667]])
+    """
+    from sklearn.base import clone
+
+    if not (hasattr(estimator, "fit") and hasattr(estimator, "predict_proba")):
+        raise TypeError(f"estimator must be a classifier with fit and predict_proba, "
+                        f"got {type(estimator).__name__}")
+    X = np.asarray(X)
+    labels = check_codes(y, "y", ndim=1)
+    if X.ndim != 2 or X.shape[0] != labels.shape[0]:
+        raise ValueError(f"X must have shape (N, d) with one row per label ({labels.shape[0]}), "
+                         f"got shape {X.shape}")
+    folds, n_folds = _check_fold(fold, labels.shape[0])
+    n_classes = int(labels.max()) + 1
+    proba = np.empty((labels.shape[0], n_classes))
+    for k in range(n_folds):
+        test = folds == k
+        train = ~test
+        if np.unique(labels[train]).size < n_classes:
+            raise ValueError(f"fold {k} leaves a class out of training; use fewer folds")
+        model = clone(estimator).fit(X[train], labels[train])
+        proba[test] = model.predict_proba(X[test])
+    return proba
+
+
+@dataclass(frozen=True)
+class PairedBootstrap:
+    """The difference of a score between two classifiers and its bootstrap interval
+    (see :func:`paired_bootstrap`).
+
+    Attributes
+    ----------
+    difference : float
+        ``statistic(y, proba_a) - statistic(y, proba_b)`` on the cases as given.
+    low, high : float
+        Percentile interval of the difference over the resamples.
+    confidence : float
+        Nominal coverage of ``[low, high]``.
+    n_boot : int
+        Number of resamples.
+    """
+
+    difference: float
+    low: float
+    high: float
+    confidence: float
+    n_boot: int
+
+
+def paired_bootstrap(y, proba_a, proba_b, statistic=None, *, n_boot=2000, confidence=0.95,
+                     seed=0) -> PairedBootstrap:
+    """Percentile bootstrap interval for a difference of scores on the same test cases.
+
+    Each resample draws ``N`` cases with replacement and scores *both* classifiers on the same
+    draw, so what the two share (the hard cases, the rare class) cancels in the difference
+    (Efron & Tibshirani 1993, ch. 13, for the percentile interval).  The test cases are treated
+    as independent draws; the fitted classifiers are held fixed, so the interval says nothing
+    about the variation from one training set to another.
+
+    Parameters
+    ----------
+    y : array_like of int, shape (N,)
+        True class codes in ``range(C)``.
+    proba_a, proba_b : array_like, shape (N, C)
+        Class probabilities of the two classifiers for the same cases.
+    statistic : callable or None, default None
+        ``statistic(y, proba) -> float``; ``None`` is :func:`log_loss`.  For example
+        :func:`expected_calibration_error`.
+    n_boot : int, default 2000
+    confidence : float in (0, 1), default 0.95
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    PairedBootstrap
+
+    Examples
+    --------
+    >>> y = [0, 1, 1, 0]
+    >>> a = [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.6, 0.4]]
+    >>> r = paired_bootstrap(y, a, a, n_boot=50)
+    >>> r.difference, r.low, r.high
+    (0.0, 0.0, 0.0)
+    """
+    p_a, labels = _check_proba_and_labels(proba_a, y)
+    p_b, _ = _check_proba_and_labels(proba_b, y)
+    if p_a.shape != p_b.shape:
+        raise ValueError(f"proba_b must have the shape of proba_a {p_a.shape}, got {p_b.shape}")
+    if statistic is None:
+        statistic = log_loss
+    if not callable(statistic):
+        raise TypeError(f"statistic must be a callable statistic(y, proba), got "
+                        f"{type(statistic).__name__}")
+    n_boot = check_int(n_boot, "n_boot", 1)
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not (
+            0 < confidence < 1):
+        raise ValueError(f"confidence must be a number strictly between 0 and 1, "
+                         f"got {confidence!r}")
+    rng = np.random.default_rng(check_seed(seed))
+    n = labels.shape[0]
+    diffs = np.empty(n_boot)
+    for b in range(n_boot):
+        rows = rng.integers(0, n, size=n)
+        diffs[b] = statistic(labels[rows], p_a[rows]) - statistic(labels[rows], p_b[rows])
+    low, high = np.quantile(diffs, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return PairedBootstrap(float(statistic(labels, p_a) - statistic(labels, p_b)), float(low),
+                           float(high), float(confidence), n_boot)

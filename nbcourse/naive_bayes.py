@@ -32,12 +32,22 @@ and ``predict*`` raise a ``ValueError`` naming the rows.
 
 One-hot encoding, which turns codes into the 0/1 table that
 :class:`ProductOfBernoullisNB` takes, is in :mod:`nbcourse.encoding`.
+
+Without the independence assumption:
+
+* :class:`FullJointNB` models the whole feature vector of each class as one
+  categorical variable over the ``Π_i V_i`` cells of the feature table, so its
+  posterior ``P(c | x)`` is one free probability per cell (the saturated model);
+* :func:`conditional_independence_test` compares naive Bayes with it by a
+  likelihood-ratio (deviance) test of the hypothesis that the features are
+  independent given the class.
 """
 
 from __future__ import annotations
 
 import numbers
 import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
@@ -59,7 +69,10 @@ from .smoothing import log_bernoulli_smoothed, log_lidstone
 
 __all__ = [
     "CategoricalNB",
+    "DevianceTest",
+    "FullJointNB",
     "ProductOfBernoullisNB",
+    "conditional_independence_test",
 ]
 
 
@@ -454,3 +467,252 @@ class ProductOfBernoullisNB(_DiscreteNB):
         else:  # a probability of exactly 0 or 1: select terms, never 0·(-inf)
             jll = np.where(B[:, None, :] == 1, on[None], off[None]).sum(axis=2)
         return jll + self.class_log_prior_
+
+
+# --- the full joint (saturated) model --------------------------------------------------------
+
+#: The largest number of cells ``Π_i V_i`` that :class:`FullJointNB` tabulates.
+MAX_CELLS = 10_000_000
+
+
+def _n_cells(n_values) -> int:
+    """``Π_i V_i`` as a Python int, refused above :data:`MAX_CELLS`."""
+    n_cells = 1
+    for V in n_values:
+        n_cells *= int(V)
+    if n_cells > MAX_CELLS:
+        raise ValueError(
+            f"n_values must give at most {MAX_CELLS:,} cells (the product of the numbers of "
+            f"values), got {[int(V) for V in n_values]} with {n_cells:,} cells"
+        )
+    return n_cells
+
+
+class FullJointNB(_DiscreteNB):
+    """Bayes' rule with the full joint distribution of the features in each class.
+
+    The feature vector ``x`` (codes ``x_i < V_i``) is read as one categorical
+    variable whose values are the ``M = Π_i V_i`` cells of the feature table,
+    cell ``m(x) = numpy.ravel_multi_index(x, V)``, and each class gets its own
+    distribution over the cells:
+
+    ``P(x | c) = φ_{c, m(x)}`` with ``φ_{c,m} = (N_cm + α) / (N_c + α M)``,
+
+    where ``N_cm`` counts the class-``c`` rows in cell ``m``.  No independence
+    between features is assumed: this is :class:`CategoricalNB` applied to the
+    single feature ``m(x)``.  With ``alpha = 0`` the posterior in a cell is the
+    share of each class among its training rows, ``P(c | x) = N_{c,m(x)} / N_{m(x)}``:
+    one free probability per cell and class, the saturated model of the
+    contingency table (Agresti 2013, ch. 9).  Duda, Hart & Stork (2001, §2.9) count
+    the ``Π_i V_i`` possible feature vectors that this model needs a probability for.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive smoothing of the cell probabilities, ``>= 0``.
+    n_values : int, sequence of int or None, default None
+        Number of categories ``V_i`` of each feature (an int applies to all);
+        ``None`` takes ``max(X[:, i]) + 1`` from the training data.  The number of
+        cells ``Π_i V_i`` may be at most :data:`MAX_CELLS`.
+
+    Attributes
+    ----------
+    classes_ : ndarray, shape (C,)
+    class_count_ : ndarray, shape (C,)
+    class_log_prior_ : ndarray, shape (C,)
+        ``ln(N_c / N)``.
+    n_categories_ : ndarray of int64, shape (n_features,)
+        ``V_i``.
+    cell_count_ : ndarray, shape (C, M)
+        ``N_cm``, cells in the order of ``numpy.ravel_multi_index`` (last feature fastest).
+    cell_log_prob_ : ndarray, shape (C, M)
+        ``ln φ_{c,m}``.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (n_features,)
+        Only when ``X`` was a DataFrame with string column names.
+
+    Examples
+    --------
+    Two binary features that are equal in class "a" and differ in class "b":
+    naive Bayes cannot see it, the full joint can.
+
+    >>> X = [[0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = ["a", "a", "b", "b"]
+    >>> FullJointNB(alpha=0).fit(X, y).predict_proba([[1, 1], [1, 0]])
+    array([[1., 0.],
+           [0., 1.]])
+    >>> CategoricalNB(alpha=0).fit(X, y).predict_proba([[1, 1], [1, 0]])
+    array([[0.5, 0.5],
+           [0.5, 0.5]])
+    """
+
+    def __init__(self, alpha=1.0, n_values=None):
+        self.alpha = alpha
+        self.n_values = n_values
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.positive_only = True
+        return tags
+
+    def fit(self, X, y):
+        """Count the rows of each class in each cell and compute smoothed log probabilities.
+
+        Parameters
+        ----------
+        X : array_like, shape (N, n_features)
+            Non-negative integer codes.
+        y : array_like, shape (N,)
+            Class labels, at least two classes.
+
+        Returns
+        -------
+        self
+        """
+        X, y = self._check_input(X, reset=True, y=y)
+        Y = self._fit_classes(y)
+        n_cat = X.max(axis=0) + 1
+        given = check_n_values(self.n_values, X.shape[1])
+        if given is not None:
+            check_codes_below(X, given, "X", "from n_values")
+            n_cat = given
+        n_cells = _n_cells(n_cat)
+        self.n_categories_ = n_cat.astype(np.int64)
+        cells = self.cells(X)
+        self.cell_count_ = np.stack(
+            [np.bincount(cells, weights=Y[:, c], minlength=n_cells) for c in range(Y.shape[1])])
+        self.cell_log_prob_ = log_lidstone(self.cell_count_, self.alpha_)
+        return self
+
+    def cells(self, X):
+        """The cell index ``m(x) = numpy.ravel_multi_index(x, n_categories_)`` of each row.
+
+        Parameters
+        ----------
+        X : array_like, shape (N, n_features)
+            Codes below ``n_categories_``.
+
+        Returns
+        -------
+        numpy.ndarray of int64, shape (N,)
+        """
+        if not hasattr(self, "n_categories_"):
+            self._check_fitted()
+        X = check_codes(X, "X")
+        if X.ndim != 2 or X.shape[1] != self.n_categories_.size:
+            raise ValueError(f"X must have shape (N, {self.n_categories_.size}), got {X.shape}")
+        check_codes_below(X, self.n_categories_, "X", "learned in fit")
+        return np.ravel_multi_index(tuple(X.T), tuple(self.n_categories_)).astype(np.int64)
+
+    def _check_entries(self, X, reset):
+        _refuse_negative(X, "non-negative category codes 0, 1, 2, ...", "category codes")
+        X = check_codes(X, "X")
+        if not reset:
+            check_codes_below(X, self.n_categories_, "X", "learned in fit")
+        return X
+
+    def _joint_log_likelihood(self, X):
+        return self.cell_log_prob_[:, self.cells(X)].T + self.class_log_prior_
+
+
+@dataclass(frozen=True)
+class DevianceTest:
+    """A likelihood-ratio test of naive Bayes against the full joint (see
+    :func:`conditional_independence_test`).
+
+    Attributes
+    ----------
+    deviance : float
+        ``G² = 2 Σ N_cm ln(N_cm / E_cm)``, twice the gap in maximised log likelihood.
+    df : int
+        Degrees of freedom, the number of parameters the full joint has and naive Bayes has
+        not: ``C (Π_i V_i - 1 - Σ_i (V_i - 1))``.
+    p_value : float
+        ``P(χ²_df ≥ G²)``, the large-sample p-value.
+    n_cells : int
+        Cells of the table of features and class, ``C Π_i V_i``.
+    n_empty : int
+        Cells of that table with no row.
+    expected : numpy.ndarray, shape (C, Π_i V_i)
+        ``E_cm``, the counts naive Bayes fitted by maximum likelihood expects in each cell.
+    observed : numpy.ndarray, shape (C, Π_i V_i)
+        ``N_cm``.
+    """
+
+    deviance: float
+    df: int
+    p_value: float
+    n_cells: int
+    n_empty: int
+    expected: np.ndarray = field(repr=False)
+    observed: np.ndarray = field(repr=False)
+
+
+def conditional_independence_test(X, y, n_values=None) -> DevianceTest:
+    """Deviance test of "the features are independent given the class" (naive Bayes).
+
+    Both models are fitted by maximum likelihood to the same rows, as models of the
+    table of counts ``N_cm`` of class ``c`` and feature cell ``m``.  The full joint
+    (:class:`FullJointNB` with ``alpha = 0``) reproduces the table.  Naive Bayes
+    (:class:`CategoricalNB` with ``alpha = 0``) expects
+
+    ``E_cm = N_c Π_i (N_{c,i,x_i} / N_c)``,
+
+    the fitted values of the log-linear model of conditional independence given the
+    class (Agresti 2013, ch. 9).  The deviance ``G² = 2 Σ N_cm ln(N_cm / E_cm)`` (empty cells
+    contribute 0) is twice the difference of the two maximised joint log likelihoods, and
+    under naive Bayes it is approximately χ² with ``df = C (Π_i V_i - 1 - Σ_i (V_i - 1))``
+    degrees of freedom (Wilks 1938; Agresti 2013, ch. 9).  With two features this is the
+    sum over classes of the G² tests of independence in each class's two-way table.
+
+    The χ² approximation needs expected counts that are not small; a cell that cannot
+    occur (a structural zero) still counts as a free parameter here.
+
+    Parameters
+    ----------
+    X : array_like of int, shape (N, d), d >= 2
+        Category codes.
+    y : array_like, shape (N,)
+        Class labels, at least two classes.
+    n_values : int, sequence of int or None, default None
+        ``V_i``; ``None`` takes ``max(X[:, i]) + 1``.
+
+    Returns
+    -------
+    DevianceTest
+
+    Examples
+    --------
+    >>> X = [[0, 0]] * 20 + [[1, 1]] * 20 + [[0, 1]] * 20 + [[1, 0]] * 20
+    >>> y = [0] * 40 + [1] * 40
+    >>> t = conditional_independence_test(X, y)
+    >>> round(t.deviance, 4), t.df    # 4 · 40 ln 2 in all: each class is one perfect 2×2 table
+    (110.9035, 2)
+    """
+    from scipy.stats import chi2
+
+    X = check_codes(X, "X")
+    if X.ndim != 2 or X.shape[1] < 2:
+        raise ValueError(
+            f"X must have shape (N, d) with at least 2 features (with one feature naive Bayes "
+            f"is the full joint), got shape {X.shape}"
+        )
+    labels = check_labels(y, X.shape[0])
+    full = FullJointNB(alpha=0.0, n_values=n_values).fit(X, labels)
+    nb = CategoricalNB(alpha=0.0, n_values=full.n_categories_).fit(X, labels)
+    V = full.n_categories_
+    grid = np.array(np.unravel_index(np.arange(full.cell_count_.shape[1]), tuple(V))).T  # (M, d)
+    with np.errstate(divide="ignore"):
+        log_expected = np.log(full.class_count_)[:, None] + sum(
+            nb.feature_log_prob_[i][:, grid[:, i]] for i in range(V.size))
+    observed = full.cell_count_
+    expected = np.exp(log_expected)
+    seen = observed > 0
+    deviance = float(2.0 * np.sum(observed[seen] * (np.log(observed[seen]) - log_expected[seen])))
+    deviance = max(deviance, 0.0)
+    C = full.classes_.size
+    df = int(C * (int(np.prod(V)) - 1 - int(np.sum(V - 1))))
+    p_value = float(chi2.sf(deviance, df)) if df > 0 else float("nan")
+    return DevianceTest(deviance, df, p_value, int(observed.size), int((~seen).sum()),
+                        expected, observed)

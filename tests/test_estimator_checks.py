@@ -15,7 +15,7 @@ from sklearn.naive_bayes import BernoulliNB
 from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 from sklearn.utils.estimator_checks import check_estimator
 
-from nbcourse.naive_bayes import CategoricalNB, ProductOfBernoullisNB
+from nbcourse.naive_bayes import CategoricalNB, FullJointNB, ProductOfBernoullisNB
 
 #: Why ProductOfBernoullisNB() fails a check: the check's data are not a 0/1 table.
 ONLY_BITS = (
@@ -87,6 +87,7 @@ def describe(results):
     [
         (CategoricalNB(), {}),
         (CategoricalNB(alpha=0.5, n_values=200), {}),
+        (FullJointNB(), {}),
         (ProductOfBernoullisNB(binarize=0.0), {}),
         (ProductOfBernoullisNB(), STRICT_BITS_FAILURES),
     ],
