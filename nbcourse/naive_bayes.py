@@ -36,7 +36,7 @@ One-hot encoding, which turns codes into the 0/1 table that
 Without the independence assumption:
 
 * :class:`FullJointNB` models the whole feature vector of each class as one
-  categorical variable over the ``Π_i V_i`` cells of the feature table, so its
+  categorical variable over the ``Π_j V_j`` cells of the feature table, so its
   posterior ``P(c | x)`` is one free probability per cell (the saturated model);
 * :func:`conditional_independence_test` compares naive Bayes with it by a
   likelihood-ratio (deviance) test of the hypothesis that the features are
@@ -282,9 +282,9 @@ class CategoricalNB(_DiscreteNB):
     class_count_ : ndarray, shape (C,)
     class_log_prior_ : ndarray, shape (C,)
         ``ln(N_c / N)``.
-    category_count_ : list of ndarray, each shape (C, V_i)
+    category_count_ : list of ndarray, each shape (C, V_j)
         ``N_cjv``.
-    feature_log_prob_ : list of ndarray, each shape (C, V_i)
+    feature_log_prob_ : list of ndarray, each shape (C, V_j)
         ``ln θ_{j,v,c}``.
     n_categories_ : ndarray of int64, shape (n_features,)
         ``V_j``; codes ``>= V_j`` are refused at predict time.
@@ -471,12 +471,12 @@ class ProductOfBernoullisNB(_DiscreteNB):
 
 # --- the full joint (saturated) model --------------------------------------------------------
 
-#: The largest number of cells ``Π_i V_i`` that :class:`FullJointNB` tabulates.
+#: The largest number of cells ``Π_j V_j`` that :class:`FullJointNB` tabulates.
 MAX_CELLS = 10_000_000
 
 
 def _n_cells(n_values) -> int:
-    """``Π_i V_i`` as a Python int, refused above :data:`MAX_CELLS`."""
+    """``Π_j V_j`` as a Python int, refused above :data:`MAX_CELLS`."""
     n_cells = 1
     for V in n_values:
         n_cells *= int(V)
@@ -491,8 +491,8 @@ def _n_cells(n_values) -> int:
 class FullJointNB(_DiscreteNB):
     """Bayes' rule with the full joint distribution of the features in each class.
 
-    The feature vector ``x`` (codes ``x_i < V_i``) is read as one categorical
-    variable whose values are the ``M = Π_i V_i`` cells of the feature table,
+    The feature vector ``x`` (codes ``x_j < V_j``) is read as one categorical
+    variable whose values are the ``M = Π_j V_j`` cells of the feature table,
     cell ``m(x) = numpy.ravel_multi_index(x, V)``, and each class gets its own
     distribution over the cells:
 
@@ -504,16 +504,16 @@ class FullJointNB(_DiscreteNB):
     share of each class among its training rows, ``P(c | x) = N_{c,m(x)} / N_{m(x)}``:
     one free probability per cell and class, the saturated model of the
     contingency table (Agresti 2013, ch. 9).  Duda, Hart & Stork (2001, §2.9) count
-    the ``Π_i V_i`` possible feature vectors that this model needs a probability for.
+    the ``Π_j V_j`` possible feature vectors that this model needs a probability for.
 
     Parameters
     ----------
     alpha : float, default 1.0
         Additive smoothing of the cell probabilities, ``>= 0``.
     n_values : int, sequence of int or None, default None
-        Number of categories ``V_i`` of each feature (an int applies to all);
+        Number of categories ``V_j`` of each feature (an int applies to all);
         ``None`` takes ``max(X[:, i]) + 1`` from the training data.  The number of
-        cells ``Π_i V_i`` may be at most :data:`MAX_CELLS`.
+        cells ``Π_j V_j`` may be at most :data:`MAX_CELLS`.
 
     Attributes
     ----------
@@ -627,16 +627,16 @@ class DevianceTest:
         ``G² = 2 Σ N_cm ln(N_cm / E_cm)``, twice the gap in maximised log likelihood.
     df : int
         Degrees of freedom, the number of parameters the full joint has and naive Bayes has
-        not: ``C (Π_i V_i - 1 - Σ_i (V_i - 1))``.
+        not: ``C (Π_j V_j - 1 - Σ_i (V_i - 1))``.
     p_value : float
         ``P(χ²_df ≥ G²)``, the large-sample p-value.
     n_cells : int
-        Cells of the table of features and class, ``C Π_i V_i``.
+        Cells of the table of features and class, ``C Π_j V_j``.
     n_empty : int
         Cells of that table with no row.
-    expected : numpy.ndarray, shape (C, Π_i V_i)
+    expected : numpy.ndarray, shape (C, Π_j V_j)
         ``E_cm``, the counts naive Bayes fitted by maximum likelihood expects in each cell.
-    observed : numpy.ndarray, shape (C, Π_i V_i)
+    observed : numpy.ndarray, shape (C, Π_j V_j)
         ``N_cm``.
     """
 
@@ -662,7 +662,7 @@ def conditional_independence_test(X, y, n_values=None) -> DevianceTest:
     the fitted values of the log-linear model of conditional independence given the
     class (Agresti 2013, ch. 9).  The deviance ``G² = 2 Σ N_cm ln(N_cm / E_cm)`` (empty cells
     contribute 0) is twice the difference of the two maximised joint log likelihoods, and
-    under naive Bayes it is approximately χ² with ``df = C (Π_i V_i - 1 - Σ_i (V_i - 1))``
+    under naive Bayes it is approximately χ² with ``df = C (Π_j V_j - 1 - Σ_i (V_i - 1))``
     degrees of freedom (Wilks 1938; Agresti 2013, ch. 9).  With two features this is the
     sum over classes of the G² tests of independence in each class's two-way table.
 
