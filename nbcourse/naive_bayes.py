@@ -522,7 +522,7 @@ class FullJointNB(_DiscreteNB):
     class_log_prior_ : ndarray, shape (C,)
         ``ln(N_c / N)``.
     n_categories_ : ndarray of int64, shape (n_features,)
-        ``V_i``.
+        ``V_j``.
     cell_count_ : ndarray, shape (C, M)
         ``N_cm``, cells in the order of ``numpy.ravel_multi_index`` (last feature fastest).
     cell_log_prob_ : ndarray, shape (C, M)
@@ -627,7 +627,7 @@ class DevianceTest:
         ``G² = 2 Σ N_cm ln(N_cm / E_cm)``, twice the gap in maximised log likelihood.
     df : int
         Degrees of freedom, the number of parameters the full joint has and naive Bayes has
-        not: ``C (Π_j V_j - 1 - Σ_i (V_i - 1))``.
+        not: ``C (Π_j V_j - 1 - Σ_j (V_j - 1))``.
     p_value : float
         ``P(χ²_df ≥ G²)``, the large-sample p-value.
     n_cells : int
@@ -657,12 +657,12 @@ def conditional_independence_test(X, y, n_values=None) -> DevianceTest:
     (:class:`FullJointNB` with ``alpha = 0``) reproduces the table.  Naive Bayes
     (:class:`CategoricalNB` with ``alpha = 0``) expects
 
-    ``E_cm = N_c Π_i (N_{c,i,x_i} / N_c)``,
+    ``E_cm = N_c Π_j (N_{c,j,x_j} / N_c)``,
 
     the fitted values of the log-linear model of conditional independence given the
     class (Agresti 2013, ch. 9).  The deviance ``G² = 2 Σ N_cm ln(N_cm / E_cm)`` (empty cells
     contribute 0) is twice the difference of the two maximised joint log likelihoods, and
-    under naive Bayes it is approximately χ² with ``df = C (Π_j V_j - 1 - Σ_i (V_i - 1))``
+    under naive Bayes it is approximately χ² with ``df = C (Π_j V_j - 1 - Σ_j (V_j - 1))``
     degrees of freedom (Wilks 1938; Agresti 2013, ch. 9).  With two features this is the
     sum over classes of the G² tests of independence in each class's two-way table.
 
