@@ -40,6 +40,7 @@ MODULES = (
     "smoothing",
     "experiments",
     "calibration",
+    "model_selection",
     "datasets",
     "interact",
     "publish",

@@ -1,14 +1,9 @@
-"""How well calibrated a classifier's probabilities are, and the two models compared on real data.
+"""How well calibrated a classifier's probabilities are, and how two classifiers compare on the same cases.
 
 * :func:`log_loss`, :func:`reliability_bins` and :func:`expected_calibration_error`
   score predicted class probabilities against true labels; like scikit-learn's
   ``log_loss(y_true, y_pred)`` and ``calibration_curve(y_true, y_prob)`` they take
   the labels first;
-* :func:`cross_validate_models` fits categorical and product-of-Bernoullis naive
-  Bayes to real data (integer codes) by stratified k-fold cross-validation and
-  returns out-of-fold probabilities;
-* :func:`out_of_fold_proba` fits any other classifier on the same folds, and
-  :func:`fold_log_loss` scores out-of-fold probabilities fold by fold;
 * :func:`paired_bootstrap` gives a percentile interval for the difference of a score
   (log loss, calibration error) between two classifiers on the same test cases.
 
@@ -23,22 +18,18 @@ Examples
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_codes, check_int, check_labels, check_seed, check_simplex
+from ._validation import check_codes, check_int, check_seed, check_simplex
 
 __all__ = [
-    "CrossValidation",
     "PairedBootstrap",
     "Reliability",
-    "cross_validate_models",
     "expected_calibration_error",
-    "fold_log_loss",
     "log_loss",
     "log_loss_of_log_odds",
-    "out_of_fold_proba",
     "paired_bootstrap",
     "reliability_bins",
 ]
@@ -214,229 +205,6 @@ def expected_calibration_error(y, proba, n_bins: int = 10) -> float:
     """
     r = reliability_bins(y, proba, n_bins)
     return float(np.sum(r.count * np.abs(r.accuracy - r.confidence)) / r.count.sum())
-
-
-# ------------------------------------------------------- cross-validation
-@dataclass(frozen=True)
-class CrossValidation:
-    """Out-of-fold class probabilities of both models (see :func:`cross_validate_models`).
-
-    Attributes
-    ----------
-    classes : numpy.ndarray, shape (C,)
-        Class labels in code order (``y`` holds codes into this array).
-    y : numpy.ndarray of int, shape (N,)
-        True class codes.
-    fold : numpy.ndarray of int, shape (N,)
-        Fold in which each row was held out.
-    proba_categorical, proba_pob : numpy.ndarray, shape (N, C)
-        Probabilities from the model fitted without the row's fold: categorical
-        naive Bayes on the codes, and PoB naive Bayes on their one-hot bits.
-    """
-
-    classes: np.ndarray
-    y: np.ndarray
-    fold: np.ndarray
-    proba_categorical: np.ndarray = field(repr=False)
-    proba_pob: np.ndarray = field(repr=False)
-
-    def proba(self, model: str) -> np.ndarray:
-        """Out-of-fold probabilities of ``model`` ("categorical" or "pob")."""
-        if model not in ("categorical", "pob"):
-            raise ValueError(f"model must be 'categorical' or 'pob', got {model!r}")
-        return self.proba_categorical if model == "categorical" else self.proba_pob
-
-    def fold_log_loss(self, model: str) -> np.ndarray:
-        """Log loss of ``model`` on each held-out fold, shape (n_splits,)."""
-        return fold_log_loss(self.y, self.proba(model), self.fold)
-
-    def summary(self, n_bins: int = 10) -> dict:
-        """Log loss, accuracy and calibration error of both models, and their MAP disagreement.
-
-        Returns
-        -------
-        dict
-            ``{"categorical": {...}, "pob": {...}, "map_disagree": float}`` where each
-            model's entry has ``log_loss``, ``accuracy``, ``ece`` and ``mean_confidence``.
-        """
-        out = {}
-        for model in ("categorical", "pob"):
-            p = self.proba(model)
-            out[model] = {
-                "log_loss": log_loss(self.y, p),
-                "accuracy": float((p.argmax(1) == self.y).mean()),
-                "ece": expected_calibration_error(self.y, p, n_bins),
-                "mean_confidence": float(p.max(1).mean()),
-            }
-        out["map_disagree"] = float(
-            (self.proba_categorical.argmax(1) != self.proba_pob.argmax(1)).mean())
-        return out
-
-
-def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValidation:
-    """Fit categorical and PoB naive Bayes by stratified k-fold cross-validation.
-
-    The categorical model (:class:`nbcourse.CategoricalNB`) sees the integer
-    codes; the PoB model (:class:`nbcourse.ProductOfBernoullisNB`) sees their
-    one-hot encoding (:func:`nbcourse.encoding.one_hot`), as happens when a categorical
-    table is one-hot encoded before a Bernoulli naive Bayes classifier.  The
-    number of values of each feature is taken from the whole of ``X`` so that a
-    value absent from a training fold is still a known category.
-
-    Parameters
-    ----------
-    X : array_like of int, shape (N, d)
-        Category codes.
-    y : array_like, shape (N,)
-        Class labels (any sortable type), at least two classes.
-    alpha : float, default 1.0
-        Additive smoothing for both models.
-    n_splits : int, default 10
-        Number of folds (each class needs at least this many rows).
-    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
-        Shuffles the rows before they are split into folds (an int is passed to
-        scikit-learn's ``StratifiedKFold`` as its ``random_state``; a SeedSequence
-        or Generator supplies one).
-
-    Returns
-    -------
-    CrossValidation
-
-    Examples
-    --------
-    >>> from nbcourse.datasets import titanic
-    >>> X, y = titanic().to_rows(target="Survived")
-    >>> cv = cross_validate_models(X, y, n_splits=5, seed=0)
-    >>> cv.proba_pob.shape
-    (2201, 2)
-    """
-    from sklearn.model_selection import StratifiedKFold
-
-    from .encoding import one_hot
-    from .naive_bayes import CategoricalNB, ProductOfBernoullisNB
-
-    X = check_codes(X, "X")
-    labels = check_labels(y, X.shape[0])
-    classes, codes = np.unique(labels, return_inverse=True)
-    n_splits = check_int(n_splits, "n_splits", 2)
-    smallest = int(np.bincount(codes).min())
-    if smallest < n_splits:
-        raise ValueError(f"n_splits must be at most the size of the smallest class ({smallest}), "
-                         f"got {n_splits}")
-    n_values = X.max(axis=0) + 1
-    B = one_hot(X, n_values=n_values)
-    fold = np.empty(X.shape[0], dtype=np.int64)
-    p_cat = np.empty((X.shape[0], classes.size))
-    p_pob = np.empty_like(p_cat)
-    random_state = seed if seed is None or isinstance(seed, numbers.Integral) else int(
-        check_seed(seed).generate_state(1)[0])
-    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
-    for k, (train, test) in enumerate(splitter.split(X, codes)):
-        if np.unique(codes[train]).size < classes.size:
-            raise ValueError(f"fold {k} leaves a class out of training; use fewer folds")
-        fold[test] = k
-        cat = CategoricalNB(alpha=alpha, n_values=n_values).fit(X[train], codes[train])
-        pob = ProductOfBernoullisNB(alpha=alpha).fit(B[train], codes[train])
-        p_cat[test] = cat.predict_proba(X[test])
-        p_pob[test] = pob.predict_proba(B[test])
-    return CrossValidation(classes, codes.astype(np.int64), fold, p_cat, p_pob)
-
-
-def _check_fold(fold, n_rows):
-    """Fold numbers 0..K-1 (K >= 2, every fold non-empty), one per row."""
-    folds = check_codes(fold, "fold", ndim=1)
-    if folds.shape[0] != n_rows:
-        raise ValueError(f"fold must give one fold number per row ({n_rows}), "
-                         f"got {folds.shape[0]}")
-    n_folds = int(folds.max()) + 1
-    missing = np.setdiff1d(np.arange(n_folds), folds)
-    if n_folds < 2 or missing.size:
-        raise ValueError(f"fold must number at least 2 folds as 0, 1, ..., K-1 with none empty, "
-                         f"got folds {np.unique(folds).tolist()[:12]}")
-    return folds, n_folds
-
-
-def fold_log_loss(y, proba, fold) -> np.ndarray:
-    """Log loss of out-of-fold probabilities on each fold separately.
-
-    Parameters
-    ----------
-    y : array_like of int, shape (N,)
-        True class codes in ``range(C)``.
-    proba : array_like, shape (N, C)
-        Out-of-fold class probabilities.
-    fold : array_like of int, shape (N,)
-        The fold (0..K-1) in which each row was held out, as :attr:`CrossValidation.fold`.
-
-    Returns
-    -------
-    numpy.ndarray, shape (K,)
-        :func:`log_loss` of the rows of each fold.
-
-    Examples
-    --------
-    >>> fold_log_loss([0, 1, 1], [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]], [0, 0, 1]).round(4)
-    array([0.6931, 0.2231])
-    """
-    p, labels = _check_proba_and_labels(proba, y)
-    folds, n_folds = _check_fold(fold, labels.shape[0])
-    return np.array([log_loss(labels[folds == k], p[folds == k]) for k in range(n_folds)])
-
-
-def out_of_fold_proba(estimator, X, y, fold) -> np.ndarray:
-    """Out-of-fold class probabilities of any classifier on given folds.
-
-    For each fold ``k`` a fresh copy of ``estimator`` (``sklearn.base.clone``) is fitted to
-    the rows outside the fold and predicts the rows inside it.  Given the ``fold`` of a
-    :class:`CrossValidation`, the result is comparable row by row and fold by fold with
-    that comparison's two models.
-
-    Parameters
-    ----------
-    estimator : scikit-learn classifier
-        Unfitted, with ``fit`` and ``predict_proba``.
-    X : array_like, shape (N, d)
-    y : array_like of int, shape (N,)
-        Class codes 0..C-1; every class must occur outside every fold.
-    fold : array_like of int, shape (N,)
-        Fold numbers 0..K-1.
-
-    Returns
-    -------
-    numpy.ndarray, shape (N, C)
-        Columns in the order of the class codes.
-
-    Examples
-    --------
-    >>> from nbcourse.naive_bayes import CategoricalNB
-    >>> X, y = [[0], [0], [1], [1]], [0, 0, 1, 1]
-    >>> out_of_fold_proba(CategoricalNB(alpha=1.0), X, y, [0, 1, 0, 1])
-    array([[0.66666667, 0.33333333],
-           [0.66666667, 0.33333333],
-           [0.33333333, 0.66666667],
-           [0.33333333, 0.66666667]])
-    """
-    from sklearn.base import clone
-
-    if not (hasattr(estimator, "fit") and hasattr(estimator, "predict_proba")):
-        raise TypeError(f"estimator must be a classifier with fit and predict_proba, "
-                        f"got {type(estimator).__name__}")
-    X = np.asarray(X)
-    labels = check_codes(y, "y", ndim=1)
-    if X.ndim != 2 or X.shape[0] != labels.shape[0]:
-        raise ValueError(f"X must have shape (N, d) with one row per label ({labels.shape[0]}), "
-                         f"got shape {X.shape}")
-    folds, n_folds = _check_fold(fold, labels.shape[0])
-    n_classes = int(labels.max()) + 1
-    proba = np.empty((labels.shape[0], n_classes))
-    for k in range(n_folds):
-        test = folds == k
-        train = ~test
-        if np.unique(labels[train]).size < n_classes:
-            raise ValueError(f"fold {k} leaves a class out of training; use fewer folds")
-        model = clone(estimator).fit(X[train], labels[train])
-        proba[test] = model.predict_proba(X[test])
-    return proba
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@
 * :func:`bernoulli_smoothed` and :func:`log_bernoulli_smoothed`: the same for one
   bit, ``(N_1 + α) / (n + 2α)``, the mean of the Beta posterior ``Beta(N_1 + α, N_0 + α)``;
 * :func:`pob_bit_probabilities`: the product-of-Bernoullis estimates of the ``K``
-  one-hot bits of a categorical variable, which no longer sum to 1 once smoothed;
-* :func:`cross_validate_alpha`: out-of-fold log loss, accuracy and calibration of
-  the categorical and the PoB model over a grid of ``α``.
+  one-hot bits of a categorical variable, which no longer sum to 1 once smoothed.
+
+Choosing ``α`` by cross-validation is :func:`nbcourse.model_selection.cross_validate_alpha`.
 
 The estimators of :mod:`nbcourse.naive_bayes` compute their smoothed log
 probabilities with :func:`log_lidstone` and :func:`log_bernoulli_smoothed`.
@@ -23,18 +23,13 @@ array([0.66666667, 0.33333333, 0.16666667])
 
 from __future__ import annotations
 
-import numbers
-from dataclasses import dataclass
-
 import numpy as np
 
 from ._logspace import log
-from ._validation import as_real_array, check_alpha, check_seed
+from ._validation import as_real_array, check_alpha
 
 __all__ = [
-    "SmoothingPath",
     "bernoulli_smoothed",
-    "cross_validate_alpha",
     "lidstone",
     "log_bernoulli_smoothed",
     "log_lidstone",
@@ -232,93 +227,3 @@ def pob_bit_probabilities(counts, alpha=1.0):
     """
     N = _check_counts(counts, "counts")
     return bernoulli_smoothed(N, N.sum(axis=-1, keepdims=True), alpha)
-
-
-# ------------------------------------------------------------------ choosing alpha
-@dataclass(frozen=True)
-class SmoothingPath:
-    """Out-of-fold scores of both models over a grid of ``α`` (see :func:`cross_validate_alpha`).
-
-    Attributes
-    ----------
-    alphas : numpy.ndarray, shape (m,)
-        The grid, in the order given.
-    scores : dict
-        ``scores[model][metric]`` for ``model`` in ``("categorical", "pob")`` and
-        ``metric`` in ``("log_loss", "accuracy", "ece", "mean_confidence")``:
-        arrays of shape (m,) computed on all out-of-fold probabilities.
-    fold_log_loss : dict
-        ``fold_log_loss[model]``: shape (m, n_splits), the log loss on each held-out fold.
-    """
-
-    alphas: np.ndarray
-    scores: dict
-    fold_log_loss: dict
-
-    def overconfidence(self, model: str) -> np.ndarray:
-        """Mean top probability minus accuracy, shape (m,): positive means over-confident."""
-        s = self._model(model)
-        return s["mean_confidence"] - s["accuracy"]
-
-    def best_alpha(self, model: str) -> float:
-        """The ``α`` of the grid with the lowest out-of-fold log loss (the first, if tied)."""
-        return float(self.alphas[int(np.argmin(self._model(model)["log_loss"]))])
-
-    def _model(self, model):
-        if model not in self.scores:
-            raise ValueError(f"model must be 'categorical' or 'pob', got {model!r}")
-        return self.scores[model]
-
-
-def cross_validate_alpha(X, y, alphas, *, n_splits=10, seed=0, n_bins=10) -> SmoothingPath:
-    """Cross-validate both models at every ``α`` of a grid, on the same folds.
-
-    Each ``α`` is one call of :func:`nbcourse.cross_validate_models` with the same
-    ``seed``, so every ``α`` is scored on the same split of the rows and the
-    differences between grid points are not differences between splits.
-
-    Parameters
-    ----------
-    X : array_like of int, shape (N, d)
-        Category codes.
-    y : array_like, shape (N,)
-        Class labels.
-    alphas : array_like, shape (m,)
-        Smoothing constants ``>= 0``.
-    n_splits : int, default 10
-    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
-        As in :func:`nbcourse.cross_validate_models`; anything but an int (None
-        included) is first turned into one fixed int, so that all ``α`` share the folds.
-    n_bins : int, default 10
-        Bins of the expected calibration error.
-
-    Returns
-    -------
-    SmoothingPath
-
-    Examples
-    --------
-    >>> from nbcourse.datasets import titanic
-    >>> X, y = titanic().to_rows(target="Survived")
-    >>> path = cross_validate_alpha(X, y, [0.5, 1.0], n_splits=5)
-    >>> path.fold_log_loss["pob"].shape
-    (2, 5)
-    """
-    from .calibration import cross_validate_models
-
-    grid = as_real_array(alphas, "alphas")
-    if grid.ndim != 1 or grid.size == 0:
-        raise ValueError(f"alphas must be a non-empty 1-d sequence, got shape {grid.shape}")
-    for a in grid:
-        check_alpha(float(a), "alphas")
-    if not isinstance(seed, numbers.Integral):  # one fixed seed, so every alpha gets the same folds
-        seed = int(check_seed(seed).generate_state(1)[0])
-    runs = [cross_validate_models(X, y, alpha=float(a), n_splits=n_splits, seed=seed)
-            for a in grid]
-    summaries = [run.summary(n_bins) for run in runs]
-    scores, folds = {}, {}
-    for model in ("categorical", "pob"):
-        scores[model] = {key: np.array([s[model][key] for s in summaries])
-                         for key in ("log_loss", "accuracy", "ece", "mean_confidence")}
-        folds[model] = np.array([run.fold_log_loss(model) for run in runs])
-    return SmoothingPath(grid, scores, folds)

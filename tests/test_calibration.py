@@ -13,13 +13,9 @@ from sklearn.naive_bayes import BernoulliNB
 from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 from sklearn.preprocessing import OneHotEncoder
 
-from nbcourse.calibration import (
-    cross_validate_models,
-    expected_calibration_error,
-    log_loss,
-    reliability_bins,
-)
+from nbcourse.calibration import expected_calibration_error, log_loss, reliability_bins
 from nbcourse.datasets import hair_eye_color, titanic
+from nbcourse.model_selection import cross_validate_models
 
 
 def random_proba(rng, N, C):

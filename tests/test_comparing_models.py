@@ -16,14 +16,9 @@ from scipy.stats import chi2, chi2_contingency
 from sklearn.exceptions import NotFittedError
 from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 
-from nbcourse.calibration import (
-    cross_validate_models,
-    fold_log_loss,
-    log_loss,
-    out_of_fold_proba,
-    paired_bootstrap,
-)
+from nbcourse.calibration import log_loss, paired_bootstrap
 from nbcourse.datasets import titanic
+from nbcourse.model_selection import cross_validate_models, fold_log_loss, out_of_fold_proba
 from nbcourse.naive_bayes import (
     CategoricalNB,
     FullJointNB,

@@ -14,12 +14,11 @@ from scipy import stats
 from sklearn.naive_bayes import BernoulliNB
 from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 
-from nbcourse.calibration import cross_validate_models
 from nbcourse.datasets import hair_eye_color, titanic
 from nbcourse.encoding import one_hot
+from nbcourse.model_selection import cross_validate_alpha, cross_validate_models
 from nbcourse.smoothing import (
     bernoulli_smoothed,
-    cross_validate_alpha,
     lidstone,
     log_bernoulli_smoothed,
     log_lidstone,

@@ -91,7 +91,7 @@ def plot_smoothing_path(alphas, curves, *, ylabel: str, best=None, ax=None,
         Grid of ``α``, all ``> 0`` (the axis is logarithmic).
     curves : mapping of str to array_like, shape (m,)
         One score per model and ``α``, e.g. the out-of-fold log loss of
-        :func:`nbcourse.smoothing.cross_validate_alpha`.
+        :func:`nbcourse.model_selection.cross_validate_alpha`.
     ylabel : str
     best : mapping of str to float, optional
         For some curves, an ``α`` of the grid to mark with a ring (the chosen ``α``).
