@@ -696,7 +696,7 @@ def test_output_names_are_injective_and_stay_inside_the_output_folder(tmp_path):
 
 
 def test_csv_cells_are_never_formulas_and_are_clipped():
-    from nbcourse.grading.grader import MAX_REASON, csv_cell
+    from nbcourse.grading.files import MAX_REASON, csv_cell
 
     for text in ["=HYPERLINK(\"http://x\")", "+1", "-2+3", "@SUM(A1)", "|cmd", "%x"]:
         assert csv_cell(text) == "'" + text
@@ -708,7 +708,7 @@ def test_csv_cells_are_never_formulas_and_are_clipped():
 
 
 def test_only_regular_files_are_read(tmp_path):
-    from nbcourse.grading.grader import read_regular_file
+    from nbcourse.grading.files import read_regular_file
 
     (tmp_path / "ok").write_bytes(b"abc")
     assert read_regular_file(tmp_path / "ok", 10) == b"abc"

@@ -73,7 +73,7 @@ class Written:
 
     def tests(self, name):
         """Gradescope tests for the written answers of ``name`` (none before a merge)."""
-        from .grader import clip
+        from .files import clip
 
         mine = self.scores.get(name, {})
         tests = []
@@ -177,7 +177,7 @@ class OutputFolder:
         self.columns = list(columns or [])
         if not path.exists():
             return {}
-        from .grader import read_regular_file
+        from .files import read_regular_file
 
         text = read_regular_file(path, 256 * 1024 * 1024).decode("utf-8")
         table = list(csv.reader(io.StringIO(text, newline="")))
@@ -204,7 +204,7 @@ class OutputFolder:
 
     def write_grades(self, columns, rows, written):
         """Write grades.csv from autograded ``rows`` and the ``written`` scores."""
-        from .grader import _write_atomic, csv_cell
+        from .files import _write_atomic, csv_cell
 
         columns = list(columns)
         at = columns.index("total")
@@ -279,7 +279,7 @@ class OutputFolder:
         return json.loads(path.read_text(encoding="utf-8"))
 
     def _write_json(self, name, data):
-        from .grader import _write_atomic
+        from .files import _write_atomic
 
         self.state.mkdir(parents=True, exist_ok=True)
         _write_atomic(self.state / name, json.dumps(data, indent=1, sort_keys=True) + "\n")

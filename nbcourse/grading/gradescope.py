@@ -123,7 +123,8 @@ def _pick_submission(folder, name):
     """The notebook to grade among those under ``folder`` and a note for the student: the
     one named ``<assignment>.ipynb``, else the only readable notebook, else the first
     readable one in alphabetical order (the first of all if none is readable)."""
-    from .grader import NotebookError, read_code_cells
+    from .files import NotebookError
+    from .grader import read_code_cells
 
     notebooks = sorted(p for p in find_notebooks(folder) if ".ipynb_checkpoints" not in p.parts)
     if not notebooks:
@@ -188,7 +189,7 @@ def find_notebooks(folder):
 
 
 def _write(results_dir, data):
-    from .grader import _write_atomic
+    from .files import _write_atomic
 
     results_dir.mkdir(parents=True, exist_ok=True)
     _write_atomic(results_dir / "results.json", json.dumps(data, indent=2) + "\n")
@@ -208,7 +209,8 @@ def _owner(root, field):
 
 def run(root):
     """Grade the submission under ``root`` (Gradescope's layout); always write results."""
-    from .grader import clip, grade_notebook, gradescope_results
+    from .files import clip
+    from .grader import grade_notebook, gradescope_results
     from .sandbox import IsolationError
 
     root = Path(root).resolve()

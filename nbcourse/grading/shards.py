@@ -167,7 +167,7 @@ def merge_shards(out_dir, shard_dirs, progress=None):
     are kept). ValueError, naming the argument, if the shards are not all ``N`` shards of
     one batch of one assignment, if two folders hold the same shard or the same
     submission, or if a shard has not finished."""
-    from .grader import _write_atomic
+    from .files import _write_atomic
     from .written import read_written_csv
 
     shard_dirs = [Path(d) for d in shard_dirs]

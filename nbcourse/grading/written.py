@@ -177,7 +177,7 @@ def check_rubric(folder):
 
 
 def _submission_cells(path):
-    from .grader import MAX_NOTEBOOK_BYTES, NotebookError, read_regular_file
+    from .files import MAX_NOTEBOOK_BYTES, NotebookError, read_regular_file
 
     try:
         nb = json.loads(read_regular_file(path, MAX_NOTEBOOK_BYTES).decode("utf-8"))
@@ -239,7 +239,7 @@ class WrittenExport:
 
     def finish(self):
         """Write both files; return their paths (None without written questions)."""
-        from .grader import _write_atomic, csv_cell
+        from .files import _write_atomic, csv_cell
 
         if not self.questions:
             return None
@@ -265,7 +265,7 @@ class WrittenExport:
 
 def read_written_csv(out_dir):
     """``{(submission, question): row}`` of ``out_dir/written-answers.csv`` ({} if none)."""
-    from .grader import MAX_NOTEBOOK_BYTES, NotebookError, read_regular_file
+    from .files import MAX_NOTEBOOK_BYTES, NotebookError, read_regular_file
 
     path = Path(out_dir) / CSV_NAME
     if not path.exists():
@@ -390,8 +390,8 @@ def merge_scores(out_dir, scores_path, max_points=None):
     Returns the number of submissions scored. Raises ValueError for a submission that is
     not in grades.csv, an unknown question or a malformed scores file (nothing changes).
     """
+    from .files import _write_atomic
     from .gradebook import OutputFolder, Written, number
-    from .grader import _write_atomic
 
     if max_points is not None and (
             isinstance(max_points, bool) or not isinstance(max_points, int | float)
