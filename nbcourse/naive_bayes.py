@@ -214,6 +214,15 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
         self.class_log_prior_ = np.log(self.class_count_) - np.log(self.class_count_.sum())
         return Y
 
+    def _n_values_of(self, X):
+        """Number of values of each feature: ``n_values`` if given (every code of ``X`` must be
+        below it), else one more than the largest code seen."""
+        given = check_n_values(self.n_values, X.shape[1])
+        if given is None:
+            return X.max(axis=0) + 1
+        check_codes_below(X, given, "X", "from n_values")
+        return given
+
     def _check_fitted(self):
         check_is_fitted(self, msg="this %(name)s instance is not fitted yet; call fit(X, y) first")
 
@@ -325,11 +334,7 @@ class CategoricalNB(_DiscreteNB):
         """
         X, y = self._check_input(X, reset=True, y=y)
         Y = self._fit_classes(y)
-        n_cat = X.max(axis=0) + 1
-        given = check_n_values(self.n_values, X.shape[1])
-        if given is not None:
-            check_codes_below(X, given, "X", "from n_values")
-            n_cat = given
+        n_cat = self._n_values_of(X)
         self.n_categories_ = n_cat.astype(np.int64)
         self.category_count_ = [Y.T @ np.eye(V)[X[:, i]] for i, V in enumerate(self.n_categories_)]
         self.feature_log_prob_ = [self._log_theta(N_cv) for N_cv in self.category_count_]
@@ -572,11 +577,7 @@ class FullJointNB(_DiscreteNB):
         """
         X, y = self._check_input(X, reset=True, y=y)
         Y = self._fit_classes(y)
-        n_cat = X.max(axis=0) + 1
-        given = check_n_values(self.n_values, X.shape[1])
-        if given is not None:
-            check_codes_below(X, given, "X", "from n_values")
-            n_cat = given
+        n_cat = self._n_values_of(X)
         n_cells = _n_cells(n_cat)
         self.n_categories_ = n_cat.astype(np.int64)
         cells = self.cells(X)
