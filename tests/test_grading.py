@@ -17,7 +17,15 @@ import zipfile
 import nbformat
 import numpy as np
 import pytest
-from hostile import EX01, EX02, HONEST_LIMITS, ROOT, code_cells, notebook
+from hostile import (
+    EX_BINARY,
+    EX_Q_MINUS_J,
+    HONEST_LIMITS,
+    ROOT,
+    code_cells,
+    notebook,
+    with_student_id,
+)
 
 import nbcourse
 from nbcourse.grading import (
@@ -60,8 +68,8 @@ def test_assignment_has_at_least_five_questions_with_public_and_hidden_tests(fol
 
 
 def test_reference_assignments_are_present():
-    assert {EX01, EX02} <= set(ASSIGNMENTS)
-    assert load_assignment(EX01).max_score == 12 and load_assignment(EX02).max_score == 14
+    assert {EX_BINARY, EX_Q_MINUS_J} <= set(ASSIGNMENTS)
+    assert load_assignment(EX_BINARY).max_score == 12 and load_assignment(EX_Q_MINUS_J).max_score == 14
 
 
 @pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
@@ -74,7 +82,7 @@ def test_committed_student_notebook_is_not_stale(folder):
 
 def test_a_stale_student_notebook_is_detected(tmp_path):
     folder = tmp_path / "02-binary-discriminant"
-    shutil.copytree(EX01, folder)
+    shutil.copytree(EX_BINARY, folder)
     nb = nbformat.read(folder / "solution.ipynb", as_version=4)
     nb.cells[2].source += "\n# an edit made after the student notebook was generated"
     nbformat.write(nb, folder / "solution.ipynb")
@@ -151,9 +159,9 @@ def test_check_passes_every_public_test_of_the_solution(folder, capsys):
 
 
 def test_check_explains_a_wrong_answer_and_hides_hidden_tests(capsys):
-    namespace = _solution_namespace(EX01)
+    namespace = _solution_namespace(EX_BINARY)
     namespace["log_odds_weights"] = lambda p, q: np.log(np.asarray(p) / np.asarray(q))
-    check = checker(str(EX01), namespace=namespace)
+    check = checker(str(EX_BINARY), namespace=namespace)
     check("q1")
     out = capsys.readouterr().out
     assert check.last == (0, 2)
@@ -304,38 +312,38 @@ def test_untouched_student_notebook_scores_zero_and_runs(folder, tmp_path):
 
 
 def test_partial_work_earns_partial_credit(tmp_path):
-    cells = code_cells(student_path(EX02))
-    solution = code_cells(EX02 / "solution.ipynb")
+    cells = code_cells(student_path(EX_Q_MINUS_J))
+    solution = code_cells(EX_Q_MINUS_J / "solution.ipynb")
     index = next(i for i, c in enumerate(solution) if c.startswith("def q_minus_j"))
     cells[index] = solution[index]
-    result = grade(EX02, notebook(cells, tmp_path / "partial.ipynb"), tmp_path)
+    result = grade(EX_Q_MINUS_J, notebook(cells, tmp_path / "partial.ipynb"), tmp_path)
     assert result.scores["q1"] == 3.0
     assert result.total == 3.0
 
 
 def test_careless_q_minus_j_loses_only_the_hidden_edge_cases(tmp_path):
-    cells = code_cells(EX02 / "solution.ipynb")
+    cells = code_cells(EX_Q_MINUS_J / "solution.ipynb")
     index = next(i for i, c in enumerate(cells) if c.startswith("def q_minus_j"))
     cells[index] = ("def q_minus_j(theta, j):\n    theta = np.asarray(theta, dtype=float)\n"
                     "    return np.prod(1 - theta, axis=-1) / (1 - theta[..., j])\n")
-    result = grade(EX02, notebook(cells, tmp_path / "careless.ipynb"), tmp_path)
+    result = grade(EX_Q_MINUS_J, notebook(cells, tmp_path / "careless.ipynb"), tmp_path)
     failed = {f["test"] for f in result.feedback["q1"] if not f["passed"]}
     assert failed == {"theta_j = 1 (no 0/0)"}  # 0/0 gives NaN, which never passes
     assert 0 < result.scores["q1"] < 3.0
 
 
 def test_reasoning_answer_is_checked_by_the_grader_not_by_a_key(tmp_path):
-    cells = code_cells(EX02 / "solution.ipynb")
+    cells = code_cells(EX_Q_MINUS_J / "solution.ipynb")
     index = next(i for i, c in enumerate(cells) if c.startswith("q6_pi"))
     # another valid example: K = 4, prior favouring c, theta_c at a corner
     cells[index] = ("q6_pi = [0.7, 0.3]\nq6_theta_c = [0.2, 0.8, 0.0, 0.0]\n"
                     "q6_theta_d = [0.4, 0.2, 0.2, 0.2]\nq6_j = 0\n")
-    assert grade(EX02, notebook(cells, tmp_path / "other.ipynb"), tmp_path).scores["q6"] == 2
+    assert grade(EX_Q_MINUS_J, notebook(cells, tmp_path / "other.ipynb"), tmp_path).scores["q6"] == 2
     cells[index] = ("q6_pi = [0.5, 0.5]\nq6_theta_c = [0.3, 0.7, 0.0]\n"
                     "q6_theta_d = [0.4, 0.3, 0.3]\nq6_j = 0\n")  # both models pick d
-    assert grade(EX02, notebook(cells, tmp_path / "wrong.ipynb"), tmp_path).scores["q6"] == 0
+    assert grade(EX_Q_MINUS_J, notebook(cells, tmp_path / "wrong.ipynb"), tmp_path).scores["q6"] == 0
     cells[index] = "q6_pi = [0.6, 0.4]\nq6_theta_c = [0.5, 0.7, 0.0]\nq6_theta_d = [1, 0, 0]\nq6_j = 0\n"
-    assert grade(EX02, notebook(cells, tmp_path / "invalid.ipynb"), tmp_path).scores["q6"] == 0
+    assert grade(EX_Q_MINUS_J, notebook(cells, tmp_path / "invalid.ipynb"), tmp_path).scores["q6"] == 0
 
 
 def test_read_code_cells_rejects_what_is_not_a_notebook(tmp_path):
@@ -356,8 +364,8 @@ def test_read_code_cells_rejects_what_is_not_a_notebook(tmp_path):
 def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
     subs = tmp_path / "submissions"
     subs.mkdir()
-    shutil.copy(EX01 / "solution.ipynb", subs / "alice.ipynb")
-    shutil.copy(student_path(EX01), subs / "bob.ipynb")
+    shutil.copy(EX_BINARY / "solution.ipynb", subs / "alice.ipynb")
+    shutil.copy(student_path(EX_BINARY), subs / "bob.ipynb")
     (subs / "carol.ipynb").write_bytes(b"\x80not a notebook")
     notebook(["import os\nos._exit(3)"], subs / "dave.ipynb")
     (subs / "numpy.py").write_text("raise SystemExit('a local numpy.py must never be imported')\n")
@@ -365,7 +373,7 @@ def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
     env = {**os.environ, "PYTHONPATH": ""}
     # -P: the instructor runs from the folder of submissions, next to a student's numpy.py
     proc = subprocess.run(
-        [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out", str(out),
+        [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX_BINARY), "--out", str(out),
          "--workers", "2", "--cell-timeout", "5", "--total-timeout", "60", str(subs)],
         capture_output=True, text=True, cwd=subs, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -391,16 +399,16 @@ def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
 
 
 def test_results_never_show_hidden_expected_values(tmp_path):
-    cells = code_cells(student_path(EX01))
+    cells = code_cells(student_path(EX_BINARY))
     cells.append("def log_odds_weights(p, q):\n    return np.zeros(len(p)) + 0.5\n"
                  "ex3_w0 = 1.0\nex3b_w0 = 1.0\nuseless_feature = 3\n")
     path = notebook(cells, tmp_path / "wrong.ipynb")
     from nbcourse.grading.grader import grade_batch
 
-    grade_batch(EX01, [path], tmp_path / "out", workers=1, limits=HONEST, progress=None)
+    grade_batch(EX_BINARY, [path], tmp_path / "out", workers=1, limits=HONEST, progress=None)
     text = (tmp_path / "out" / "wrong.ipynb" / "results.json").read_text()
     text += (tmp_path / "out" / "grades.csv").read_text()
-    q1_hidden = load_assignment(EX01).question("q1").tests[2]
+    q1_hidden = load_assignment(EX_BINARY).question("q1").tests[2]
     assert q1_hidden.hidden
     hidden_values = list(nbcourse.two_class_discriminant(*q1_hidden.probe.args)[0])
     hidden_values.append(nbcourse.two_class_discriminant([0.8, 0.8, 0.5], [0.5, 0.5, 0.5])[1])
@@ -431,7 +439,7 @@ def test_gradescope_bundle_runs_locally(which, user, expected, tmp_path):
     bundle = tmp_path / "bundle.zip"
     from nbcourse.grading.cli import gradescope_main
 
-    assert gradescope_main([str(EX01), "-o", str(bundle), "--cell-timeout", "5",
+    assert gradescope_main([str(EX_BINARY), "-o", str(bundle), "--cell-timeout", "5",
                             "--total-timeout", "60"]) == 0
     root = tmp_path / "autograder"
     names = _unpack(bundle, root)
@@ -439,7 +447,7 @@ def test_gradescope_bundle_runs_locally(which, user, expected, tmp_path):
             "assignment/tests.py", "assignment/hidden_tests.py", "nbcourse/__init__.py"} <= set(names)
     assert not any(n.endswith(".ipynb") for n in names)  # never the solution
     assert "-e ." not in (root / "source" / "requirements.txt").read_text()
-    source = EX01 / which if which else student_path(EX01)
+    source = EX_BINARY / which if which else student_path(EX_BINARY)
     shutil.copy(source, root / "submission" / "my-work.ipynb")
     (root / "submission" / "numpy.py").write_text("raise SystemExit('never imported')\n")
     if user:
@@ -464,7 +472,7 @@ def test_gradescope_run_without_a_notebook_still_writes_results(tmp_path):
     bundle = tmp_path / "bundle.zip"
     from nbcourse.grading.gradescope import build_bundle, run
 
-    build_bundle(EX02, bundle)
+    build_bundle(EX_Q_MINUS_J, bundle)
     root = tmp_path / "autograder"
     _unpack(bundle, root)
     sys.path.insert(0, str(root / "source"))
@@ -483,7 +491,7 @@ def test_gradescope_always_writes_results(kind, tmp_path):
     bundle = tmp_path / "bundle.zip"
     from nbcourse.grading.gradescope import build_bundle
 
-    build_bundle(EX01, bundle, LIMITS_FOR_BUNDLE)
+    build_bundle(EX_BINARY, bundle, LIMITS_FOR_BUNDLE)
     root = tmp_path / "autograder"
     _unpack(bundle, root)
     target = root / "submission" / "work.ipynb"
@@ -492,7 +500,7 @@ def test_gradescope_always_writes_results(kind, tmp_path):
     elif kind == "dev-zero":
         target.symlink_to("/dev/zero")
     else:
-        target.symlink_to(EX01 / "solution.ipynb")
+        target.symlink_to(EX_BINARY / "solution.ipynb")
     env = {**os.environ, "NBCOURSE_AUTOGRADER_ROOT": os.path.relpath(root, tmp_path),
            "NBCOURSE_AUTOGRADER_PYTHON": os.path.relpath(sys.executable, tmp_path)}
     proc = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env,
@@ -569,16 +577,6 @@ def test_a_student_id_that_cannot_seed_is_named(value, message):
         "for your identifier on the course roster)")
 
 
-def _with_student_id(cells, student_id, theta=None):
-    cells = list(cells)
-    i = next(i for i, c in enumerate(cells) if c.startswith("STUDENT_ID ="))
-    cells[i] = f"STUDENT_ID = {student_id!r}"
-    if theta is not None:
-        j = next(i for i, c in enumerate(cells) if c.startswith("my_theta ="))
-        cells[j] = f"my_theta = np.array({theta!r})"
-    return cells
-
-
 def test_a_copied_personal_answer_fails_and_the_own_answer_passes(tmp_path):
     """Bob copies Ada's numbers: the public tests pass, the grader's personal test does not."""
     from nbcourse.grading import personal_seed
@@ -589,10 +587,10 @@ def test_a_copied_personal_answer_fails_and_the_own_answer_passes(tmp_path):
         0, 8, size=(2, 5))
     ada_theta = ((counts + 0.5) / (counts.sum(axis=1, keepdims=True) + 2.5)).tolist()
     assert np.allclose(ada_theta, lidstone(counts, 0.5))  # the hand formula, as a cross-check
-    own = grade(EX07, notebook(_with_student_id(solution, "bob"), tmp_path / "bob.ipynb"),
+    own = grade(EX07, notebook(with_student_id(solution, "bob"), tmp_path / "bob.ipynb"),
                 tmp_path)
     assert own.scores["q6"] == 2.0
-    copied = grade(EX07, notebook(_with_student_id(solution, "bob", ada_theta),
+    copied = grade(EX07, notebook(with_student_id(solution, "bob", ada_theta),
                                   tmp_path / "copied.ipynb"), tmp_path)
     verdicts = {f["test"]: f["passed"] for f in copied.feedback["q6"]}
     assert verdicts == {"STUDENT_ID": True, "my_theta: shape and rows": True,
@@ -600,7 +598,7 @@ def test_a_copied_personal_answer_fails_and_the_own_answer_passes(tmp_path):
     assert copied.scores["q6"] == 0.5  # the two form checks, a quarter of the question each
     # without a roster the notebook's claim is the (unverified, flagged) identity; with one it
     # is not: tests/test_grading_identity.py
-    claimed = grade(EX07, notebook(_with_student_id(solution, "ada", ada_theta),
+    claimed = grade(EX07, notebook(with_student_id(solution, "ada", ada_theta),
                                    tmp_path / "claimed.ipynb"), tmp_path)
     assert claimed.scores["q6"] == 2.0
     assert any("STUDENT_ID 'ada'" in f["message"] for f in claimed.feedback["q6"]), \
@@ -736,7 +734,7 @@ def test_without_bubblewrap_the_grader_refuses(monkeypatch, tmp_path):
         assert not found.sandbox and "bubblewrap" in found.problems[0]
         for allow in (False, True):  # the sandbox itself is never optional
             with pytest.raises(sandbox.IsolationError, match="sandbox is unavailable"):
-                grade_batch(EX01, [EX01 / "solution.ipynb"], tmp_path / "out", progress=None,
+                grade_batch(EX_BINARY, [EX_BINARY / "solution.ipynb"], tmp_path / "out", progress=None,
                             allow_per_process_limits=allow)
         assert not (tmp_path / "out").exists()
     finally:
@@ -747,10 +745,10 @@ def test_gradescope_writes_results_when_it_cannot_isolate(monkeypatch, tmp_path)
     from nbcourse.grading import sandbox
     from nbcourse.grading.gradescope import build_bundle, run
 
-    build_bundle(EX01, tmp_path / "bundle.zip")
+    build_bundle(EX_BINARY, tmp_path / "bundle.zip")
     root = tmp_path / "autograder"
     _unpack(tmp_path / "bundle.zip", root)
-    shutil.copy(EX01 / "solution.ipynb", root / "submission" / "work.ipynb")
+    shutil.copy(EX_BINARY / "solution.ipynb", root / "submission" / "work.ipynb")
     monkeypatch.setattr(sandbox, "isolation",
                         lambda: sandbox.Isolation(False, False, ("no user namespaces",)))
     assert run(root) == 1

@@ -10,7 +10,7 @@ import sys
 
 import nbformat
 import pytest
-from hostile import EX01, EX02, HONEST_LIMITS, ROOT, code_cells, notebook
+from hostile import EX_BINARY, EX_Q_MINUS_J, HONEST_LIMITS, ROOT, code_cells, notebook
 
 from nbcourse.grading import Limits
 from nbcourse.grading.generate import student_path
@@ -21,7 +21,7 @@ NUMBER = re.compile(r"^(0|[1-9]\d*)(\.\d*[1-9])?$")  # 10, 8.5, 0.25: never 10.0
 
 
 def _student(path, answer):
-    nb = nbformat.read(student_path(EX01), as_version=4)
+    nb = nbformat.read(student_path(EX_BINARY), as_version=4)
     next(c for c in nb.cells if "*Write your answer here.*" in c.source).source = answer
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(nb), encoding="utf-8")
@@ -55,7 +55,7 @@ def test_a_late_submission_and_a_regrade_keep_every_row_and_written_score(tmp_pa
     subs, out = tmp_path / "subs", tmp_path / "out"
     ada = _student(subs / "ada.ipynb", "The prior must drop below 0.494.")
     bob = _student(subs / "bob.ipynb", "*Write your answer here.*")
-    first = grade_batch(EX01, [ada, bob], out, workers=2, limits=LIMITS, progress=None)
+    first = grade_batch(EX_BINARY, [ada, bob], out, workers=2, limits=LIMITS, progress=None)
     assert [r.name for r in first] == ["ada.ipynb", "bob.ipynb"] and not first.replaced
 
     rows = _csv(out / "written-answers.csv")
@@ -65,7 +65,7 @@ def test_a_late_submission_and_a_regrade_keep_every_row_and_written_score(tmp_pa
     # one late submission, graded alone into the same folder
     carol = _student(subs / "carol.ipynb", "Below one half.")
     lines = []
-    late = grade_batch(EX01, [carol], out, workers=1, limits=LIMITS, progress=lines.append)
+    late = grade_batch(EX_BINARY, [carol], out, workers=1, limits=LIMITS, progress=lines.append)
     assert [r.name for r in late] == ["carol.ipynb"] and late.replaced == [] == late.kept
     assert len(lines) == 1 and "replaced" not in lines[0]
     grades = _grades(out)
@@ -95,11 +95,11 @@ def test_a_late_submission_and_a_regrade_keep_every_row_and_written_score(tmp_pa
     # a regrade replaces its row only, and says so; the others are kept without grading
     _student(subs / "bob.ipynb", "A new answer.")
     lines = []
-    again = grade_batch(EX01, [ada, bob], out, workers=1, limits=LIMITS,
+    again = grade_batch(EX_BINARY, [ada, bob], out, workers=1, limits=LIMITS,
                         progress=lines.append, regrade=True)
     assert again.replaced == ["ada.ipynb", "bob.ipynb"] and again.kept == []
     assert all("replaced the earlier row" in line for line in lines if line.startswith("["))
-    kept = grade_batch(EX01, [ada, bob, carol], out, workers=1, limits=LIMITS, progress=None)
+    kept = grade_batch(EX_BINARY, [ada, bob, carol], out, workers=1, limits=LIMITS, progress=None)
     assert list(kept) == [] and kept.kept == ["ada.ipynb", "bob.ipynb", "carol.ipynb"]
     grades = _grades(out)
     assert list(grades) == ["ada.ipynb", "bob.ipynb", "carol.ipynb"]
@@ -135,7 +135,7 @@ grade_batch(sys.argv[1], sys.argv[3:], sys.argv[2], workers=1, progress=progress
 def test_a_batch_killed_midway_resumes_without_regrading_what_was_done(tmp_path):
     subs = [_student(tmp_path / "subs" / f"s{i}.ipynb", f"answer {i}") for i in range(3)]
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, "-c", _KILLED_BATCH, str(EX01), str(out),
+    proc = subprocess.run([sys.executable, "-c", _KILLED_BATCH, str(EX_BINARY), str(out),
                            *map(str, subs)], capture_output=True, text=True, timeout=300,
                           cwd=ROOT)
     assert proc.returncode == -9, proc.stderr
@@ -145,7 +145,7 @@ def test_a_batch_killed_midway_resumes_without_regrading_what_was_done(tmp_path)
     before = os.stat(out / "s0.ipynb" / "results.json")
 
     lines = []
-    resumed = grade_batch(EX01, subs, out, workers=2, limits=LIMITS, progress=lines.append)
+    resumed = grade_batch(EX_BINARY, subs, out, workers=2, limits=LIMITS, progress=lines.append)
     assert resumed.kept == ["s0.ipynb"]
     assert [r.name for r in resumed] == ["s1.ipynb", "s2.ipynb"]
     assert lines[0].startswith("kept 1 submission already graded") and len(lines) == 3
@@ -163,10 +163,10 @@ def test_a_regrade_stopped_halfway_is_resumed_not_taken_as_done(tmp_path):
     for p in paths:
         p.parent.mkdir(exist_ok=True)
         p.write_bytes(b"not a notebook")  # invalid: graded without a kernel
-    grade_batch(EX01, paths, out, progress=None)
+    grade_batch(EX_BINARY, paths, out, progress=None)
     # what a regrade leaves when it is killed before b finished: b's results.json removed
     (out / "b.ipynb" / "results.json").unlink()
-    resumed = grade_batch(EX01, paths, out, progress=None)
+    resumed = grade_batch(EX_BINARY, paths, out, progress=None)
     assert resumed.kept == ["a.ipynb"] and resumed.replaced == ["b.ipynb"]
 
 
@@ -175,17 +175,17 @@ def test_names_stay_those_of_the_first_batch_for_a_single_late_file(tmp_path):
     for who in ("alice", "bob"):
         (subs / who).mkdir(parents=True)
         (subs / who / "hw.ipynb").write_bytes(b"{}")
-    grade_batch(EX01, sorted(subs.glob("*/hw.ipynb")), out, progress=None)
-    late = grade_batch(EX01, [subs / "bob" / "hw.ipynb"], out, progress=None, regrade=True)
+    grade_batch(EX_BINARY, sorted(subs.glob("*/hw.ipynb")), out, progress=None)
+    late = grade_batch(EX_BINARY, [subs / "bob" / "hw.ipynb"], out, progress=None, regrade=True)
     assert late.replaced == ["bob/hw.ipynb"]
     assert list(_grades(out)) == ["alice/hw.ipynb", "bob/hw.ipynb"]
     (tmp_path / "late" / "carol").mkdir(parents=True)
     (tmp_path / "late" / "carol" / "hw.ipynb").write_bytes(b"{}")
-    grade_batch(EX01, [tmp_path / "late" / "carol" / "hw.ipynb"], out, progress=None,
+    grade_batch(EX_BINARY, [tmp_path / "late" / "carol" / "hw.ipynb"], out, progress=None,
                 base=tmp_path / "late")
     assert list(_grades(out)) == ["alice/hw.ipynb", "bob/hw.ipynb", "carol/hw.ipynb"]
     with pytest.raises(ValueError, match=r"^base must be a folder that holds every submission"):
-        grade_batch(EX01, [subs / "bob" / "hw.ipynb"], out, progress=None, base=tmp_path / "late")
+        grade_batch(EX_BINARY, [subs / "bob" / "hw.ipynb"], out, progress=None, base=tmp_path / "late")
 
 
 def test_another_assignment_or_a_busy_folder_is_refused(tmp_path):
@@ -194,13 +194,13 @@ def test_another_assignment_or_a_busy_folder_is_refused(tmp_path):
     path = tmp_path / "a.ipynb"
     path.write_bytes(b"{}")
     out = tmp_path / "out"
-    grade_batch(EX01, [path], out, progress=None)
+    grade_batch(EX_BINARY, [path], out, progress=None)
     with pytest.raises(ValueError, match=r"^out must be a folder of grades of this assignment"):
-        grade_batch(EX02, [path], out, progress=None)
+        grade_batch(EX_Q_MINUS_J, [path], out, progress=None)
     with OutputFolder(out).lock(), pytest.raises(OutputBusy, match="another grading batch"):
-        grade_batch(EX01, [path], out, progress=None, regrade=True)
+        grade_batch(EX_BINARY, [path], out, progress=None, regrade=True)
     with pytest.raises(ValueError, match=r"^workers must be an integer >= 1, got 0$"):
-        grade_batch(EX01, [path], out, progress=None, workers=0)
+        grade_batch(EX_BINARY, [path], out, progress=None, workers=0)
 
 
 def test_merge_scores_one_max_per_question_and_names_disagreement(tmp_path, capsys):
@@ -210,7 +210,7 @@ def test_merge_scores_one_max_per_question_and_names_disagreement(tmp_path, caps
     paths = [tmp_path / n for n in ("a.ipynb", "b.ipynb", "c.ipynb")]
     for p in paths:
         p.write_bytes(b"{}")
-    grade_batch(EX01, paths, out, progress=None)
+    grade_batch(EX_BINARY, paths, out, progress=None)
     scores = tmp_path / "scores.csv"
     scores.write_text("submission,question,points,max_points\na.ipynb,q5,1,2\n"
                       "b.ipynb,q5,1,3\n", encoding="utf-8")
@@ -230,11 +230,11 @@ def test_merge_scores_one_max_per_question_and_names_disagreement(tmp_path, caps
 
 
 def test_a_timeout_reason_names_the_question_of_the_cell(tmp_path):
-    cells = code_cells(student_path(EX01))
+    cells = code_cells(student_path(EX_BINARY))
     cells.append("def log_odds_weights(p, q):\n    return p\nwhile True:\n    pass\n")
     cells.append("while True:\n    pass\n")
     path = notebook(cells, tmp_path / "slow.ipynb")
-    result = grade_notebook(EX01, path, Limits(cell_timeout=2, total_timeout=60,
+    result = grade_notebook(EX_BINARY, path, Limits(cell_timeout=2, total_timeout=60,
                                                probe_timeout=3, memory_mb=1536, max_procs=48))
     n = len(cells)
     assert f"cell {n - 1} timed out (q1)" in result.reason

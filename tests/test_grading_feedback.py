@@ -7,7 +7,7 @@ import json
 import nbformat
 import numpy as np
 import pytest
-from hostile import EX01, HONEST_LIMITS, ROOT, code_cells, notebook
+from hostile import EX_BINARY, HONEST_LIMITS, ROOT, code_cells, notebook
 
 from nbcourse.grading import Test, Value, checker, close
 from nbcourse.grading.generate import student_path
@@ -60,12 +60,12 @@ def _run_in_kernel(cells, cwd):
 
 
 def test_check_names_a_syntax_error_in_the_cell_that_defines_the_answer():
-    solution = code_cells(EX01 / "solution.ipynb")
+    solution = code_cells(EX_BINARY / "solution.ipynb")
     setup = solution[0]
     bias_cell = next(c for c in solution if c.startswith("def bias"))
     broken = bias_cell.replace("return float(", "return float((")
     nb = _run_in_kernel([setup, bias_cell, 'check("q2")', broken, 'check("q2")',
-                         bias_cell, 'check("q2")'], EX01)
+                         bias_cell, 'check("q2")'], EX_BINARY)
     first, after_break, after_fix = (_outputs_text(nb.cells[i]) for i in (2, 4, 6))
     assert "all 2 public tests passed" in first
     assert "all 2 public tests passed" not in after_break
@@ -75,11 +75,11 @@ def test_check_names_a_syntax_error_in_the_cell_that_defines_the_answer():
 
 
 def test_check_names_an_exception_in_the_defining_cell_and_ignores_other_failures():
-    solution = code_cells(EX01 / "solution.ipynb")
+    solution = code_cells(EX_BINARY / "solution.ipynb")
     value_cell = 'ex3_w = np.log(4.0) * np.ones(3)\nex3_w0 = 3 * np.log(0.4)\n1 / 0'
     nb = _run_in_kernel([solution[0], value_cell, 'check("q3")', "undefined_name + 1",
                          'ex3_w = np.log(4.0) * np.ones(3)\nex3_w0 = 3 * np.log(0.4)',
-                         'check("q3")'], EX01)
+                         'check("q3")'], EX_BINARY)
     assert "ex3_w failed with ZeroDivisionError: division by zero" in _outputs_text(nb.cells[2])
     assert "all 2 public tests passed" in _outputs_text(nb.cells[5])
 
@@ -115,11 +115,11 @@ def test_grader_reason_names_the_syntax_error_of_a_defining_cell(tmp_path):
     from nbcourse.grading import Limits
     from nbcourse.grading.grader import grade_notebook
 
-    cells = code_cells(EX01 / "solution.ipynb")
+    cells = code_cells(EX_BINARY / "solution.ipynb")
     index = next(i for i, c in enumerate(cells) if c.startswith("def bias"))
     cells[index] = cells[index].replace("return float(", "return float((")
     limits = Limits(**HONEST_LIMITS)
-    result = grade_notebook(EX01, notebook(cells, tmp_path / "broken.ipynb"), limits)
+    result = grade_notebook(EX_BINARY, notebook(cells, tmp_path / "broken.ipynb"), limits)
     assert result.status == "graded"
     assert (f"q2: the cell that defines bias (code cell {index + 1}) failed with "
             f"SyntaxError: ") in result.reason
@@ -131,12 +131,12 @@ def test_grader_reason_names_the_syntax_error_of_a_defining_cell(tmp_path):
 
 
 def test_placeholders_are_described_in_the_students_words(capsys):
-    student = code_cells(student_path(EX01))
+    student = code_cells(student_path(EX_BINARY))
     namespace = {"np": np}
     for cell in student:
         if "checker" not in cell and not cell.startswith("check("):
             exec(cell, namespace)
-    check = checker(str(EX01), namespace=namespace)
+    check = checker(str(EX_BINARY), namespace=namespace)
     check("q1")
     check("q3")
     check("q5")  # a reasoning check of the assignment's own
@@ -158,7 +158,7 @@ def test_a_function_returning_the_placeholder_is_named():
 
 def test_expected_values_are_shown_with_their_tolerance(capsys):
     namespace = {"np": np, "ex3_w": [1.386, 1.386, 1.386], "ex3_w0": -2.7489}
-    check = checker(str(EX01), namespace=namespace)
+    check = checker(str(EX_BINARY), namespace=namespace)
     check("q3")
     out = capsys.readouterr().out
     # ln 4 = 1.3862943..., 1.386 is off by 3e-4; 3 ln 0.4 = -2.74887..., within 1e-4
@@ -169,7 +169,7 @@ def test_expected_values_are_shown_with_their_tolerance(capsys):
 def test_the_four_decimal_values_printed_in_the_notebook_pass(capsys):
     # what the Example 3 cell of the solution prints: [1.3863 1.3863 1.3863] -2.7489
     namespace = {"ex3_w": [1.3863, 1.3863, 1.3863], "ex3_w0": -2.7489}
-    check = checker(str(EX01), namespace=namespace)
+    check = checker(str(EX_BINARY), namespace=namespace)
     check("q3")
     assert check.last == (2, 2)
     assert "the 2 public tests" not in capsys.readouterr().out
@@ -186,7 +186,7 @@ def test_tolerance_text_and_exact_checks():
 
 def test_long_literals_are_shortened(capsys):
     namespace = {"np": np, "laplace_estimates": lambda X, y, alpha: (np.zeros((2, 5)), [0.5] * 2)}
-    check = checker(str(EX01), namespace=namespace)
+    check = checker(str(EX_BINARY), namespace=namespace)
     check("q4")
     out = capsys.readouterr().out
     assert "(40 items)" in out  # the 40-row training set of the second test
@@ -215,7 +215,7 @@ def test_test_counts_are_singular_or_plural(passed_tests, text, capsys):
 
 
 def _student_with_answer(tmp_path, name, answer, keep_ids=True):
-    nb = nbformat.read(student_path(EX01), as_version=4)
+    nb = nbformat.read(student_path(EX_BINARY), as_version=4)
     cell = next(c for c in nb.cells if "*Write your answer here.*" in c.source)
     cell.source = answer
     if not keep_ids:
@@ -244,11 +244,11 @@ def test_written_answers_by_cell_id_and_by_section(tmp_path):
     answer = "The prior must drop below 0.494 <b>& no more</b>."
     with_ids = _student_with_answer(tmp_path, "a.ipynb", answer)
     without = _student_with_answer(tmp_path, "b.ipynb", answer, keep_ids=False)
-    untouched = student_path(EX01)
+    untouched = student_path(EX_BINARY)
     for path in (with_ids, without):
         cells = json.loads(path.read_text())["cells"]
-        assert written_answers(EX01, cells) == {"q5": answer}
-    assert written_answers(EX01, json.loads(untouched.read_text())["cells"]) == {"q5": ""}
+        assert written_answers(EX_BINARY, cells) == {"q5": answer}
+    assert written_answers(EX_BINARY, json.loads(untouched.read_text())["cells"]) == {"q5": ""}
 
 
 def test_written_answers_are_exported_and_hand_scores_merged(tmp_path):
@@ -260,7 +260,7 @@ def test_written_answers_are_exported_and_hand_scores_merged(tmp_path):
     blank = _student_with_answer(tmp_path, "bob.ipynb", "*Write your answer here.*")
     out = tmp_path / "out"
     limits = Limits(**HONEST_LIMITS)
-    grade_batch(EX01, [good, blank], out, workers=1, limits=limits, progress=None)
+    grade_batch(EX_BINARY, [good, blank], out, workers=1, limits=limits, progress=None)
 
     with open(out / "written-answers.csv", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))

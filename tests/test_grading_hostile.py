@@ -19,7 +19,7 @@ from hostile import (
     ALWAYS_EQUAL,
     CPU_SPLIT,
     ESCAPES,
-    EX01,
+    EX_BINARY,
     FILL_SCRATCH,
     FLOOD,
     HONEST_LIMITS,
@@ -55,7 +55,7 @@ FULL = 12.0
 
 @pytest.fixture(scope="module")
 def assignment():
-    return load_assignment(EX01)
+    return load_assignment(EX_BINARY)
 
 
 def _not_someone_elses(group, ours):
@@ -95,11 +95,11 @@ def no_leftover_processes():
 
 
 def student_plus(*cells):
-    return code_cells(student_path(EX01)) + list(cells)
+    return code_cells(student_path(EX_BINARY)) + list(cells)
 
 
 def solution_plus(*cells, at=None):
-    base = code_cells(EX01 / "solution.ipynb")
+    base = code_cells(EX_BINARY / "solution.ipynb")
     if at is None:
         return base + list(cells)
     return base[:at] + list(cells) + base[at:]
@@ -193,7 +193,7 @@ def test_printed_and_written_forged_results_are_ignored(assignment, tmp_path):
     out = tmp_path / "out"
     path = notebook(student_plus(forged_output(out, "forger"), IPYTHON_HOOKS),
                     tmp_path / "forger.ipynb")
-    (result,) = grade_batch(EX01, [path], out, workers=1, limits=LIMITS, progress=None)
+    (result,) = grade_batch(EX_BINARY, [path], out, workers=1, limits=LIMITS, progress=None)
     assert result.total == 0
     results = json.loads((out / "forger.ipynb" / "results.json").read_text())
     assert results["score"] == 0
@@ -260,7 +260,7 @@ def test_nothing_a_hidden_test_passes_or_expects_is_shown(assignment, tmp_path):
     assert len(secrets) > 20
     out = tmp_path / "out"
     path = notebook(student_plus(SPY), tmp_path / "spy.ipynb")
-    (result,) = grade_batch(EX01, [path], out, workers=1, limits=LIMITS, progress=None)
+    (result,) = grade_batch(EX_BINARY, [path], out, workers=1, limits=LIMITS, progress=None)
     data = json.loads((out / "spy.ipynb" / "results.json").read_text())
     shown = [data["output"]] + [t["name"] + " " + t["output"] for t in data["tests"]
                                 if t["visibility"] == "visible"]
@@ -287,7 +287,7 @@ def test_the_secret_search_works_outside_the_sandbox(tmp_path):
 
 
 def test_reading_tests_or_solutions_from_disk_or_environment_scores_zero(assignment, tmp_path):
-    os.environ["NBCOURSE_SECRET_PATH"] = str(EX01)
+    os.environ["NBCOURSE_SECRET_PATH"] = str(EX_BINARY)
     try:
         result = grade(assignment, student_plus(READ_SECRETS), tmp_path)
     finally:
@@ -340,7 +340,7 @@ def test_total_time_limit_stops_the_notebook(assignment, tmp_path):
     # Five cells of 1.8 s under a 4 s total: without the total limit the solution after
     # them would run and score full marks, however slow the machine.
     limits = LIMITS.replace(total_timeout=4.0)
-    cells = ["import time\ntime.sleep(1.8)\n"] * 5 + code_cells(EX01 / "solution.ipynb")
+    cells = ["import time\ntime.sleep(1.8)\n"] * 5 + code_cells(EX_BINARY / "solution.ipynb")
     result = grade(assignment, cells, tmp_path, limits=limits)
     assert result.total == 0 and "total time limit" in result.reason
 
@@ -349,7 +349,7 @@ def test_answers_defined_before_the_total_limit_still_count(assignment, tmp_path
     """Later cells that use up the total time limit stop the notebook there, and the
     answers defined before them are still checked: the probes have time of their own."""
     limits = Limits(**{**HONEST_LIMITS, "total_timeout": 40})
-    cells = code_cells(EX01 / "solution.ipynb") + ["import time\ntime.sleep(10**6)\n"] * 3
+    cells = code_cells(EX_BINARY / "solution.ipynb") + ["import time\ntime.sleep(10**6)\n"] * 3
     result = grade(assignment, cells, tmp_path, limits=limits)
     assert result.status == "graded"
     assert "total time limit" in result.reason, result.reason
@@ -440,7 +440,7 @@ def test_huge_exception_message_is_cut_and_read(assignment, tmp_path):
     answer counts and the note shows the start of the error. The cells have time enough
     for the kernel to send a reply of 100 MB (message and traceback)."""
     before = _peak_rss_mib()
-    cells = code_cells(EX01 / "solution.ipynb")
+    cells = code_cells(EX_BINARY / "solution.ipynb")
     at = next(i for i, c in enumerate(cells) if c.startswith("useless_feature ="))
     cells[at] += "\nraise ValueError('e' * 50_000_000)\n"
     result = grade(assignment, cells, tmp_path, limits=LIMITS.replace(cell_timeout=60))
@@ -479,7 +479,7 @@ def test_exits_and_self_kills_cost_nothing(code, assignment, tmp_path):
 
 
 def test_exit_in_every_cell_scores_what_remains(assignment, tmp_path):
-    cells = [c + "\nimport os\nos._exit(1)\n" for c in code_cells(EX01 / "solution.ipynb")]
+    cells = [c + "\nimport os\nos._exit(1)\n" for c in code_cells(EX_BINARY / "solution.ipynb")]
     result = grade(assignment, cells, tmp_path)
     assert result.status == "graded"
     assert result.total < FULL  # the kernel never survives long enough to be checked fully
@@ -502,11 +502,11 @@ def test_killing_the_grader_fails(assignment, tmp_path):
 
 
 def test_deleted_test_cells_and_edited_metadata_change_nothing(assignment, tmp_path):
-    cells = [c for c in code_cells(EX01 / "solution.ipynb") if not c.startswith("check(")]
+    cells = [c for c in code_cells(EX_BINARY / "solution.ipynb") if not c.startswith("check(")]
     metadata = {"nbgrader": {"grade": True, "points": 100}, "nbcourse": {"score": 10},
                 "kernelspec": {"name": "bash", "language": "bash", "display_name": "Bash"}}
     assert grade(assignment, cells, tmp_path, metadata=metadata).total == FULL
-    student = [c for c in code_cells(student_path(EX01)) if not c.startswith("check(")]
+    student = [c for c in code_cells(student_path(EX_BINARY)) if not c.startswith("check(")]
     assert grade(assignment, student, tmp_path, name="s2", metadata=metadata).total == 0
 
 
@@ -538,7 +538,7 @@ def test_one_bad_submission_never_stops_the_batch(tmp_path):
             path.write_bytes(content)
         subs.append(path)
     lines = []
-    results = grade_batch(EX01, subs, tmp_path / "out", workers=2, limits=LIMITS,
+    results = grade_batch(EX_BINARY, subs, tmp_path / "out", workers=2, limits=LIMITS,
                           progress=lines.append)
     assert [r.status for r in results] == ["invalid", "graded", "invalid", "graded"]
     assert [r.total for r in results] == [0, FULL, 0, FULL]
@@ -640,7 +640,7 @@ def test_nothing_outside_the_sandbox_is_reachable(level, tmp_path):
         out = tmp_path / "out"
         out.mkdir()
         code = ESCAPES.format(abstract=abstract_name, marker=marker,
-                              repo=str(EX01.parents[1]), solution=str(EX01 / "solution.ipynb"),
+                              repo=str(EX_BINARY.parents[1]), solution=str(EX_BINARY / "solution.ipynb"),
                               out=str(out), subs=str(tmp_path), port=server.getsockname()[1])
         # the attempts work outside the sandbox: the test can fail
         outside = {}
@@ -701,7 +701,7 @@ def test_filling_the_scratch_directory_leaves_nothing_behind(level, assignment, 
     result = grade(assignment, solution_plus(FILL_SCRATCH, at=3), tmp_path)
     assert result.total == FULL
     assert not [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("nbfill-")]
-    again = grade(assignment, code_cells(EX01 / "solution.ipynb"), tmp_path, name="next")
+    again = grade(assignment, code_cells(EX_BINARY / "solution.ipynb"), tmp_path, name="next")
     assert again.total == FULL
 
 
@@ -759,7 +759,7 @@ def test_gradescope_run_autograder_path(attack, tmp_path):
 
     from nbcourse.grading.gradescope import build_bundle
 
-    bundle = build_bundle(EX01, tmp_path / "bundle.zip", limits=FLOOD_LIMITS)
+    bundle = build_bundle(EX_BINARY, tmp_path / "bundle.zip", limits=FLOOD_LIMITS)
     root = tmp_path / "autograder"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
@@ -790,7 +790,7 @@ def test_a_flood_ends_only_its_own_submission(tmp_path):
     notebook(solution_plus(FLOOD.format(mb=8, n=300, parts=0)), subs / "flood.ipynb")
     for i in range(2):
         notebook(solution_plus(), subs / f"honest{i}.ipynb")
-    results = grade_batch(EX01, sorted(subs.iterdir()), tmp_path / "out", workers=1,
+    results = grade_batch(EX_BINARY, sorted(subs.iterdir()), tmp_path / "out", workers=1,
                           limits=FLOOD_LIMITS, progress=None, allow_per_process_limits=True)
     by_name = {r.name: r for r in results}
     assert by_name["flood.ipynb"].status == "error"
@@ -801,7 +801,7 @@ def test_a_flood_ends_only_its_own_submission(tmp_path):
 def test_replays_count_against_the_total_deadline(level, assignment, tmp_path):
     limits = LIMITS.replace(total_timeout=12, cell_timeout=12)
     many = ["x = 1\n"] * 3000
-    cells = code_cells(EX01 / "solution.ipynb") + many + [REPLAY_KILL.format(seconds=10)] + many
+    cells = code_cells(EX_BINARY / "solution.ipynb") + many + [REPLAY_KILL.format(seconds=10)] + many
     result = grade(assignment, cells, tmp_path, limits=limits)
     # The reason, not the clock, shows that the total limit ended the notebook, replays
     # after the kernel's death included.
@@ -815,8 +815,8 @@ def _hostile_batch(folder):
     """Hostile files and names next to honest work; returns ``{name: total}`` expected
     for the output rows (None: the row must exist with status invalid). Files that only
     test names hold an unreadable notebook, so that no kernel is spent on them."""
-    sol = code_cells(EX01 / "solution.ipynb")
-    stu = code_cells(student_path(EX01))
+    sol = code_cells(EX_BINARY / "solution.ipynb")
+    stu = code_cells(student_path(EX_BINARY))
     (folder / "a").mkdir()
     (folder / "b").mkdir()
     notebook(sol, folder / "a" / "hw.ipynb")
@@ -827,7 +827,7 @@ def _hostile_batch(folder):
     notebook(sol + ["\n".join(PATHOLOGICAL)], folder / "spaces.ipynb")
     for name in ("hw-2.ipynb", "grades.csv.ipynb", "...ipynb", "\x1b[2K\x1b[1Aevil.ipynb"):
         (folder / name).write_text("{}")
-    (folder / "link.ipynb").symlink_to(EX01 / "solution.ipynb")
+    (folder / "link.ipynb").symlink_to(EX_BINARY / "solution.ipynb")
     (folder / "null.ipynb").symlink_to("/dev/null")
     (folder / "zero.ipynb").symlink_to("/dev/zero")
     os.mkfifo(folder / "fifo.ipynb")
@@ -893,10 +893,10 @@ def test_hostile_batch_at_every_level(level_name, tmp_path):
     subs.mkdir()
     expected = _hostile_batch(subs)
     out = tmp_path / "out"
-    cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01),
+    cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX_BINARY),
            "--out", str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "90",
            "--memory-mb", "1024", str(subs)]
-    env = {**os.environ, "PYTHONPATH": str(EX01.parents[1])}  # this checkout
+    env = {**os.environ, "PYTHONPATH": str(EX_BINARY.parents[1])}  # this checkout
     if level_name == "per-process-limits":
         env["NBCOURSE_GRADING_TREE_LIMITS"] = "0"
         refused = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
@@ -965,13 +965,13 @@ def normal_user():
         (work / ".stage").mkdir()
         os.chown(work, entry.pw_uid, entry.pw_gid)
         hidden, keep = _hidden_folder([os.path.realpath(sys.base_prefix),
-                                       os.path.realpath(sys.prefix), str(EX01.parents[1])])
+                                       os.path.realpath(sys.prefix), str(EX_BINARY.parents[1])])
         prefix = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
                   AS_USER, "sh", str(hidden or ""), str(work / ".stage"), *map(str, keep),
                   "--", "setpriv", "--reuid", user, "--regid", user, "--init-groups",
                   "--inh-caps=-all", "--bounding-set=-all", "--"]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work),
-               "LANG": "C.UTF-8", "PYTHONPATH": str(EX01.parents[1])}  # this checkout
+               "LANG": "C.UTF-8", "PYTHONPATH": str(EX_BINARY.parents[1])}  # this checkout
         probe = subprocess.run(
             prefix + [sys.executable, "-P", "-c", "import json, nbcourse.grading.sandbox as s;"
                       "f = s.isolation(); print(json.dumps([f.sandbox, f.tree_limits, "
@@ -1033,7 +1033,7 @@ def test_worker_attack_works_outside_the_sandbox(normal_user):
     import sys
 
     work = normal_user["work"]
-    notebook(code_cells(EX01 / "solution.ipynb"), work / "neighbour.ipynb")
+    notebook(code_cells(EX_BINARY / "solution.ipynb"), work / "neighbour.ipynb")
     _give(work, normal_user)
     marker = f"nbgrade-decoy-{os.getpid()}"
     # a process of the user writing into a pipe of its own (as a worker does), forwarded here
@@ -1091,7 +1091,7 @@ def test_normal_user_level(normal_user):
     _give(work, normal_user)
     out = work / "out"
     cmd = normal_user["prefix"] + [
-        sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out",
+        sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX_BINARY), "--out",
         str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "90", str(subs)]
     if not normal_user["tree_limits"]:
         refused = subprocess.run(cmd, capture_output=True, text=True, env=normal_user["env"],
@@ -1120,7 +1120,7 @@ def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):
     for i in range(2):
         notebook(["import os\nfor _ in range(3):\n    os.fork()\nwhile True:\n    pass\n"],
                  subs / f"spin{i}.ipynb")
-    cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX01), "--out",
+    cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX_BINARY), "--out",
            str(tmp_path / "out"), "--workers", "2", "--cell-timeout", "60", str(subs)]
     batch = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)

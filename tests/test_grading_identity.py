@@ -10,7 +10,7 @@ import unicodedata
 
 import numpy as np
 import pytest
-from hostile import HONEST_LIMITS, ROOT, code_cells, notebook
+from hostile import HONEST_LIMITS, ROOT, code_cells, notebook, with_student_id
 
 from nbcourse.grading import Limits, load_assignment, personal_seed, read_roster
 from nbcourse.grading.generate import student_path
@@ -156,16 +156,6 @@ def test_every_assignment_has_a_per_student_question(folder):
 
 # --- grading with a roster ------------------------------------------------------------------
 
-def _with_student_id(cells, student_id, theta=None):
-    cells = list(cells)
-    i = next(i for i, c in enumerate(cells) if c.startswith("STUDENT_ID ="))
-    cells[i] = f"STUDENT_ID = {student_id!r}"
-    if theta is not None:
-        j = next(i for i, c in enumerate(cells) if c.startswith("my_theta ="))
-        cells[j] = f"my_theta = np.array({theta!r})"
-    return cells
-
-
 def _theta_of(student_id):
     counts = np.random.default_rng(personal_seed(student_id, "07-smoothing", "q6")).integers(
         0, 8, size=(2, 5))
@@ -178,9 +168,9 @@ def test_a_claimed_classmate_identity_scores_nothing_and_is_flagged(tmp_path):
     solution = code_cells(EX07 / "solution.ipynb")
     subs = tmp_path / "subs"
     subs.mkdir()
-    notebook(_with_student_id(solution, "ada", _theta_of("ada")), subs / "bob.ipynb")
-    notebook(_with_student_id(solution, "\uff41da"), subs / "ada.ipynb")  # fullwidth: her own
-    notebook(_with_student_id(solution, "carol"), subs / "carol.ipynb")  # not on the roster
+    notebook(with_student_id(solution, "ada", _theta_of("ada")), subs / "bob.ipynb")
+    notebook(with_student_id(solution, "\uff41da"), subs / "ada.ipynb")  # fullwidth: her own
+    notebook(with_student_id(solution, "carol"), subs / "carol.ipynb")  # not on the roster
     roster = read_roster(_roster(tmp_path, [("bob.ipynb", "bob"), ("ada.ipynb", "ada")]))
     out = tmp_path / "out"
     grade_batch(EX07, sorted(subs.iterdir()), out, workers=2, limits=LIMITS, progress=None,
@@ -208,13 +198,13 @@ def test_a_claimed_classmate_identity_scores_nothing_and_is_flagged(tmp_path):
 def test_without_a_roster_the_notebook_identity_is_named_unverified(tmp_path):
     solution = code_cells(EX07 / "solution.ipynb")
     result = grade_notebook(load_assignment(EX07),
-                            notebook(_with_student_id(solution, "ada"), tmp_path / "a.ipynb"),
+                            notebook(with_student_id(solution, "ada"), tmp_path / "a.ipynb"),
                             LIMITS)
     assert result.identity["check"] == "unverified" and result.scores["q6"] == 2.0
     assert "numbers checked for 'ada' (from the notebook's STUDENT_ID, unverified)" in \
         gradescope_results(result)["output"]
     copied = grade_notebook(load_assignment(EX07),
-                            notebook(_with_student_id(solution, "bob", _theta_of("ada")),
+                            notebook(with_student_id(solution, "bob", _theta_of("ada")),
                                      tmp_path / "b.ipynb"), LIMITS,
                             identity=Identity("bob", "roster"))
     assert copied.scores["q6"] == 0.5 and copied.identity["check"] == "same"
@@ -235,7 +225,7 @@ def test_the_command_line_grades_with_a_roster_and_reports_flagged_claims(tmp_pa
     solution = code_cells(EX07 / "solution.ipynb")
     subs = tmp_path / "subs"
     subs.mkdir()
-    notebook(_with_student_id(solution, "ada", _theta_of("ada")), subs / "bob.ipynb")
+    notebook(with_student_id(solution, "ada", _theta_of("ada")), subs / "bob.ipynb")
     roster = _roster(tmp_path, [("bob.ipynb", "bob")])
     proc = subprocess.run([sys.executable, "-m", "nbcourse", "grade", "--assignment", str(EX07),
                            "--out", str(tmp_path / "out"), "--roster", str(roster), "--quiet",

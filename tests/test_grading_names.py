@@ -9,7 +9,7 @@ import shutil
 
 import nbformat
 import pytest
-from hostile import EX01
+from hostile import EX_BINARY
 
 from nbcourse.grading.generate import student_path
 from nbcourse.grading.grader import grade_batch, output_names
@@ -36,7 +36,7 @@ def test_any_byte_sequence_is_a_file_name_and_shows_escaped(tmp_path):
     found = _notebooks([str(subs)])
     assert len(found) == len(raw)
     lines = []
-    results = grade_batch(EX01, found, tmp_path / "out", progress=lines.append)
+    results = grade_batch(EX_BINARY, found, tmp_path / "out", progress=lines.append)
     names = sorted(r.name for r in results)
     assert names == sorted(["caf%E9.ipynb", "%FF%FE.ipynb", "%E2%80%AEevil%E2%80%8B.ipynb",
                             "%1B%5B2Kx.ipynb", "café.ipynb"])
@@ -66,16 +66,16 @@ def test_option_like_submission_names_are_refused_before_double_dash(tmp_path, m
         (tmp_path / name).write_bytes(b"not a notebook")
     for name in ("--out=elsewhere.ipynb", "--regrade"):
         with pytest.raises(SystemExit) as info:
-            grade_main(["--assignment", str(EX01), "--out", str(out), name])
+            grade_main(["--assignment", str(EX_BINARY), "--out", str(out), name])
         assert info.value.code == 2
         err = capsys.readouterr().err
         assert f"argument submissions: {name!r} starts with '-' and names a file" in err
         assert "'--' before any submission" in err
     assert not out.exists() and not (tmp_path / "elsewhere.ipynb").exists()
     with pytest.raises(SystemExit):  # a prefix of an option is not taken for it either
-        grade_main(["--assignment", str(EX01), "--out", str(out), "--qu", "x.ipynb"])
+        grade_main(["--assignment", str(EX_BINARY), "--out", str(out), "--qu", "x.ipynb"])
     capsys.readouterr()
-    assert grade_main(["--assignment", str(EX01), "--out", str(out), "--",
+    assert grade_main(["--assignment", str(EX_BINARY), "--out", str(out), "--",
                        "--out=elsewhere.ipynb"]) == 0
     with open(out / "grades.csv", encoding="utf-8", newline="") as f:
         (row,) = csv.DictReader(f)
@@ -86,7 +86,7 @@ def test_written_exports_and_merged_comments_carry_no_invisible_characters(tmp_p
     from nbcourse.grading.gradebook import Written
     from nbcourse.grading.written import export_written
 
-    nb = nbformat.read(student_path(EX01), as_version=4)
+    nb = nbformat.read(student_path(EX_BINARY), as_version=4)
     cell = next(c for c in nb.cells if "*Write your answer here.*" in c.source)
     answer = "yes" + "".join(INVISIBLE) + "\nline 2\tend"
     cell.source = answer
@@ -94,7 +94,7 @@ def test_written_exports_and_merged_comments_carry_no_invisible_characters(tmp_p
     path.write_text(json.dumps(nb), encoding="utf-8")
     out = tmp_path / "out"
     out.mkdir()
-    csv_path, html_path = export_written(EX01, [path], ["a.ipynb"], out)
+    csv_path, html_path = export_written(EX_BINARY, [path], ["a.ipynb"], out)
     with open(csv_path, encoding="utf-8", newline="") as f:
         (row,) = csv.DictReader(f)
     assert row["answer"] == "yes" + "?" * len(INVISIBLE) + "\nline 2\tend"
@@ -127,7 +127,7 @@ def test_look_alike_names_are_visibly_distinct_in_every_export(tmp_path):
     for name in LOOK_ALIKES:
         (subs / name).write_bytes(b"not a notebook")  # invalid: graded without a kernel
     out = tmp_path / "out"
-    results = grade_batch(EX01, sorted(subs.iterdir()), out, progress=None)
+    results = grade_batch(EX_BINARY, sorted(subs.iterdir()), out, progress=None)
     assert sorted(r.name for r in results) == sorted(LOOK_ALIKES.values())
     with open(out / "grades.csv", encoding="utf-8", newline="") as f:
         shown = [r["submission"].removeprefix("'") for r in csv.DictReader(f)]
@@ -167,11 +167,11 @@ def _submission(folder, files):
 
 
 @pytest.mark.parametrize("files, graded, why", [
-    ({"02-binary-discriminant.ipynb": student_path(EX01), "a.ipynb": EX01 / "solution.ipynb"},
+    ({"02-binary-discriminant.ipynb": student_path(EX_BINARY), "a.ipynb": EX_BINARY / "solution.ipynb"},
      "02-binary-discriminant.ipynb", "the one named after the assignment"),
-    ({"notes.ipynb": b"{", "work.ipynb": student_path(EX01)}, "work.ipynb",
+    ({"notes.ipynb": b"{", "work.ipynb": student_path(EX_BINARY)}, "work.ipynb",
      "the only one that is a readable notebook"),
-    ({"b.ipynb": student_path(EX01), "a.ipynb": student_path(EX01)}, "a.ipynb",
+    ({"b.ipynb": student_path(EX_BINARY), "a.ipynb": student_path(EX_BINARY)}, "a.ipynb",
      "the first readable notebook in alphabetical order"),
     ({"b.ipynb": b"x", "a\u202e.ipynb": b"y"}, "a\\u202e.ipynb",
      "the first in alphabetical order; none is a readable notebook"),
@@ -192,11 +192,11 @@ def test_gradescope_results_tell_the_student_which_notebook_was_graded(tmp_path)
 
     from nbcourse.grading.gradescope import build_bundle, run
 
-    build_bundle(EX01, tmp_path / "bundle.zip", LIMITS_FOR_BUNDLE)
+    build_bundle(EX_BINARY, tmp_path / "bundle.zip", LIMITS_FOR_BUNDLE)
     root = tmp_path / "autograder"
     _unpack(tmp_path / "bundle.zip", root)
     (root / "submission" / "draft.ipynb").write_bytes(b"{")
-    shutil.copy(EX01 / "solution.ipynb", root / "submission" / "final.ipynb")
+    shutil.copy(EX_BINARY / "solution.ipynb", root / "submission" / "final.ipynb")
     assert run(root) == 0
     results = json.loads((root / "results" / "results.json").read_text())
     assert results["output"].startswith("You submitted 2 notebooks (draft.ipynb, final.ipynb); "

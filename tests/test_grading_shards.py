@@ -14,7 +14,7 @@ import sys
 
 import nbformat
 import pytest
-from hostile import EX01, EX02, HONEST_LIMITS, ROOT, code_cells, notebook
+from hostile import EX_BINARY, EX_Q_MINUS_J, HONEST_LIMITS, ROOT, code_cells, notebook
 
 from nbcourse.__main__ import main
 from nbcourse.grading import Limits
@@ -35,7 +35,7 @@ NAMES = ["ada.ipynb", "bob.ipynb", "broken.ipynb", "raises.ipynb", "a/hw.ipynb",
 
 
 def _student(path, answer):
-    nb = nbformat.read(student_path(EX01), as_version=4)
+    nb = nbformat.read(student_path(EX_BINARY), as_version=4)
     next(c for c in nb.cells if "*Write your answer here.*" in c.source).source = answer
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(nb), encoding="utf-8")
@@ -46,15 +46,15 @@ def _batch(folder):
     """Six submissions: a written answer, the untouched template, a notebook that is not
     JSON, one whose code raises (partial marks), and two in per-student folders with the same file name."""
     folder.mkdir(parents=True)
-    solution = code_cells(EX01 / "solution.ipynb")
+    solution = code_cells(EX_BINARY / "solution.ipynb")
     _student(folder / "ada.ipynb", "=1+1 is not an answer; the prior must drop below 0.494.")
-    nbformat.write(nbformat.read(student_path(EX01), as_version=4), folder / "bob.ipynb")
+    nbformat.write(nbformat.read(student_path(EX_BINARY), as_version=4), folder / "bob.ipynb")
     (folder / "broken.ipynb").write_text('{"cells": [', encoding="utf-8")
     notebook(solution[:3] + ["def bias(p, q, prior1):\n    raise RuntimeError('no')"]
              + solution[4:], folder / "raises.ipynb")
     (folder / "a").mkdir()
     (folder / "b").mkdir()
-    shutil.copy(EX01 / "solution.ipynb", folder / "a" / "hw.ipynb")
+    shutil.copy(EX_BINARY / "solution.ipynb", folder / "a" / "hw.ipynb")
     _student(folder / "b" / "hw.ipynb", "Below one half.")
     return [folder / n for n in NAMES]
 
@@ -84,7 +84,7 @@ def single_run(tmp_path_factory):
     """One run on one machine over the batch: (submissions, output folder)."""
     tmp = tmp_path_factory.mktemp("single")
     subs = _batch(tmp / "subs")
-    results = grade_batch(EX01, subs, tmp / "out", workers=2, limits=LIMITS, progress=None)
+    results = grade_batch(EX_BINARY, subs, tmp / "out", workers=2, limits=LIMITS, progress=None)
     statuses = {r.name: r.status for r in results}
     assert statuses["broken.ipynb"] == "invalid" and statuses["ada.ipynb"] == "graded"
     assert len({r.total for r in results}) >= 3  # the batch has different totals
@@ -158,13 +158,13 @@ def test_merged_shards_equal_one_run_also_with_a_resumed_shard(single, single_ru
     assert all(members), "every shard of this batch holds a submission"
     folders = [tmp_path / f"shard{k}" for k in range(3)]
     for k in (2, 0, 1):
-        grade_shard(EX01, subs, folders[k], k, 3, workers=1, limits=LIMITS, progress=None)
+        grade_shard(EX_BINARY, subs, folders[k], k, 3, workers=1, limits=LIMITS, progress=None)
     # shard 1 stopped before it finished a submission: the merge refuses, resuming helps
     victim = names[members[1][0]]
     (folders[1] / victim / "results.json").unlink()
     with pytest.raises(ValueError, match=r"shards: shard 1/3 .* has not finished.*resume"):
         merge_shards(tmp_path / "early", folders)
-    again = grade_shard(EX01, subs, folders[1], 1, 3, workers=1, limits=LIMITS, progress=None)
+    again = grade_shard(EX_BINARY, subs, folders[1], 1, 3, workers=1, limits=LIMITS, progress=None)
     assert [r.name for r in again] == [victim] and len(again.kept) == len(members[1]) - 1
     assert merge_shards(tmp_path / "merged", folders[::-1]) == len(NAMES)
     assert _snapshot(tmp_path / "merged") == expected
@@ -190,7 +190,7 @@ def test_grade_with_shard_on_the_command_line(single, tmp_path, capsys):
     subs, expected = single
     folders = [tmp_path / f"s{k}" for k in range(2)]
     for k in range(2):
-        assert main(["grade", "--assignment", str(EX01), "--out", str(folders[k]), "--quiet",
+        assert main(["grade", "--assignment", str(EX_BINARY), "--out", str(folders[k]), "--quiet",
                      "--shard", f"{k}/2", "--workers", "1", "--total-timeout", "600",
                      "--cell-timeout", "120", "--probe-timeout", "60", "--memory-mb", "1536",
                      "--max-procs", "48", str(subs[0].parent)]) == 0
@@ -261,7 +261,7 @@ def test_dask_run_equals_one_run(single, dask_cluster, tmp_path):
 
     lines = []
     with Client(dask_cluster) as client:
-        assert grade_on_dask(client, EX01, subs, tmp_path / "out", shards=4, limits=LIMITS,
+        assert grade_on_dask(client, EX_BINARY, subs, tmp_path / "out", shards=4, limits=LIMITS,
                              progress=lines.append) == len(NAMES)
     assert _snapshot(tmp_path / "out") == expected
     assert len(lines) == 5 and lines[-1].startswith("merged 4 shards (6 submissions)")
@@ -270,7 +270,7 @@ def test_dask_run_equals_one_run(single, dask_cluster, tmp_path):
         "w0", "w1"}
     # the shard folders are ordinary resumable shards: running again grades nothing anew
     again = []
-    grade_on_dask(dask_cluster, EX01, subs, tmp_path / "out", shards=4, limits=LIMITS,
+    grade_on_dask(dask_cluster, EX_BINARY, subs, tmp_path / "out", shards=4, limits=LIMITS,
                   progress=again.append)
     assert len(again) == 5 and all(": 0 graded," in line for line in again[:-1])
     assert _snapshot(tmp_path / "out") == expected
@@ -285,7 +285,7 @@ def test_a_bad_shard_spec_is_refused_naming_the_argument(spec, tmp_path, capsys)
         parse_shard(spec)
     (tmp_path / "x.ipynb").write_text("{}")
     with pytest.raises(SystemExit) as stop:
-        main(["grade", "--assignment", str(EX01), "--out", str(tmp_path / "out"),
+        main(["grade", "--assignment", str(EX_BINARY), "--out", str(tmp_path / "out"),
               f"--shard={spec}", str(tmp_path / "x.ipynb")])
     assert stop.value.code == 2
     assert "argument --shard: expected K/N" in capsys.readouterr().err
@@ -303,8 +303,8 @@ def test_merging_overlapping_foreign_or_missing_shards_is_refused(tmp_path, caps
     subs = _broken(tmp_path / "subs", [f"s{i}.ipynb" for i in range(8)])
     opts = dict(workers=1, limits=LIMITS, progress=None)
     s0, s1 = tmp_path / "s0", tmp_path / "s1"
-    grade_shard(EX01, subs, s0, 0, 2, **opts)
-    grade_shard(EX01, subs, s1, 1, 2, **opts)
+    grade_shard(EX_BINARY, subs, s0, 0, 2, **opts)
+    grade_shard(EX_BINARY, subs, s1, 1, 2, **opts)
     assert merge_shards(tmp_path / "ok", [s0, s1]) == 8
     with pytest.raises(ValueError, match=r"^shards: overlapping shard outputs: .* both hold "
                                          r"shard 0/2"):
@@ -313,14 +313,14 @@ def test_merging_overlapping_foreign_or_missing_shards_is_refused(tmp_path, caps
         merge_shards(tmp_path / "o2", [s0])
     # shard 1 of another assignment over the same files
     other = tmp_path / "other"
-    grade_shard(EX02, subs, other, 1, 2, **opts)
+    grade_shard(EX_Q_MINUS_J, subs, other, 1, 2, **opts)
     with pytest.raises(ValueError, match=r"^shards: expected shards of one assignment, got "
                                          r"'02-binary-discriminant' .* '05-q-minus-j'"):
         merge_shards(tmp_path / "o3", [s0, other])
     # shard 1 of another batch (one submission more), and of another number of shards
     more = subs + _broken(tmp_path / "subs", ["late.ipynb"])
-    grade_shard(EX01, more, tmp_path / "m1", 1, 2, **opts)
-    grade_shard(EX01, subs, tmp_path / "t1", 1, 3, **opts)
+    grade_shard(EX_BINARY, more, tmp_path / "m1", 1, 2, **opts)
+    grade_shard(EX_BINARY, subs, tmp_path / "t1", 1, 3, **opts)
     for foreign in ("m1", "t1"):
         with pytest.raises(ValueError, match=r"^shards: expected shards of one batch"):
             merge_shards(tmp_path / "o4", [s0, tmp_path / foreign])
@@ -328,8 +328,8 @@ def test_merging_overlapping_foreign_or_missing_shards_is_refused(tmp_path, caps
     with pytest.raises(ValueError, match=r"^shards: expected output folders of 'grade --shard"):
         merge_shards(tmp_path / "o5", [s0, tmp_path / "subs"])
     with pytest.raises(ValueError, match=r"^out must be a new folder or one of this very shard"):
-        grade_shard(EX01, subs, s0, 1, 2, **opts)
-    grade_batch(EX01, subs, tmp_path / "plain", **opts)
+        grade_shard(EX_BINARY, subs, s0, 1, 2, **opts)
+    grade_batch(EX_BINARY, subs, tmp_path / "plain", **opts)
     with pytest.raises(ValueError, match=r"^out must be a new folder or the output of an "
                                          r"earlier merge"):
         merge_shards(tmp_path / "plain", [s0, s1])
@@ -339,6 +339,6 @@ def test_merging_overlapping_foreign_or_missing_shards_is_refused(tmp_path, caps
     assert "nbcourse grade-merge-shards: shards: overlapping" in capsys.readouterr().err
     for bad in (["--shards", "2"], ["--shard", "0/2", "--dask", "tcp://127.0.0.1:1"]):
         with pytest.raises(SystemExit):
-            main(["grade", "--assignment", str(EX01), "--out", str(tmp_path / "o7"), *bad,
+            main(["grade", "--assignment", str(EX_BINARY), "--out", str(tmp_path / "o7"), *bad,
                   str(subs[0])])
         assert "argument --shard" in capsys.readouterr().err
