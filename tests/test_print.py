@@ -53,7 +53,7 @@ def test_long_chapter_prints_with_every_code_line_on_the_page(browser, server, t
                    " right: p.getBoundingClientRect().right,"
                    " text: p.textContent}))")
         lines = [line for b in blocks for line in b["text"].splitlines() if line.strip()]
-        assert len(blocks) > 20, f"expected a long chapter with many code blocks, got {len(blocks)}"
+        assert len(blocks) > 15, f"expected a long chapter with many code blocks, got {len(blocks)}"
         column = page.evaluate("document.querySelector('main, .bd-main, body')"
                                ".getBoundingClientRect().right")
         wide = [b["text"][:60] for b in blocks if b["wide"] or b["right"] > column + 1]

@@ -19,8 +19,7 @@ The merged folder equals the folder that one ``grade`` run on one machine writes
 same submissions: the same ``grades.csv`` rows in the same order, the same
 ``results.json`` of every submission, the same ``written-answers.csv`` and ``.html``,
 except for the measured times, which differ between any two runs (also two runs on one
-machine): the ``seconds`` column of ``grades.csv`` and ``execution_time`` of
-``results.json`` (:data:`PER_RUN`).
+machine): the ``seconds`` column of ``grades.csv`` (:data:`PER_RUN`).
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ __all__ = ["PER_RUN", "grade_on_dask", "grade_shard", "merge_shards", "parse_sha
 SHARD = "shard.json"
 MERGED = "merged.json"
 #: Per-run fields, which differ between any two runs: (file, field).
-PER_RUN = (("grades.csv", "seconds"), ("results.json", "execution_time"))
+PER_RUN = (("grades.csv", "seconds"),)
 _SPEC = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
@@ -272,7 +271,7 @@ def merge_shards(out_dir, shard_dirs, progress=None):
             old = read_written_csv(out_dir)
             rank = {name: k for k, (name, _) in enumerate(ordered)}
             keys = sorted(written_rows, key=lambda key: (rank.get(key[0], len(rank)),))
-            export = _Export(out_dir)
+            export = _Export(out_dir, _stored_rubric(shard_dirs))
             for key in keys:
                 row = dict(written_rows[key])
                 for column in ("points", "max_points", "comment"):
@@ -286,13 +285,26 @@ def merge_shards(out_dir, shard_dirs, progress=None):
     return len(ordered)
 
 
-def _Export(out_dir):  # noqa: N802 - the written module is imported on first use
-    """``written-answers.csv`` and ``.html`` to be written from rows already read."""
+def _Export(out_dir, rubric):  # noqa: N802 - the written module is imported on first use
+    """``written-answers.csv`` and ``.html`` to be written from rows already read, with the
+    assignment's ``rubric`` (as each shard's export stored it)."""
     from .written import WrittenExport
 
     export = WrittenExport.__new__(WrittenExport)
     export.out_dir, export.rows, export.questions = Path(out_dir), {}, True
+    export.rubric = rubric
     return export
+
+
+def _stored_rubric(shard_dirs):
+    """The rubric a shard's written-answer export kept in its state folder, or {}."""
+    from .written import RUBRIC_STORE
+
+    for d in shard_dirs:
+        path = Path(d) / STATE / RUBRIC_STORE
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+    return {}
 
 
 # --- Dask distributed ------------------------------------------------------------------
