@@ -8,9 +8,16 @@ import re
 import subprocess
 import sys
 
-import nbformat
 import pytest
-from hostile import EX_BINARY, EX_Q_MINUS_J, HONEST_LIMITS, ROOT, code_cells, notebook
+from hostile import (
+    EX_BINARY,
+    EX_Q_MINUS_J,
+    HONEST_LIMITS,
+    ROOT,
+    code_cells,
+    notebook,
+    written_answer_notebook,
+)
 
 from nbcourse.grading import Limits
 from nbcourse.grading.generate import student_path
@@ -18,14 +25,6 @@ from nbcourse.grading.grader import grade_batch, grade_notebook
 
 LIMITS = Limits(**HONEST_LIMITS)
 NUMBER = re.compile(r"^(0|[1-9]\d*)(\.\d*[1-9])?$")  # 10, 8.5, 0.25: never 10.0 or 1e-05
-
-
-def _student(path, answer):
-    nb = nbformat.read(student_path(EX_BINARY), as_version=4)
-    next(c for c in nb.cells if "*Write your answer here.*" in c.source).source = answer
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(nb), encoding="utf-8")
-    return path
 
 
 def _csv(path):
@@ -53,8 +52,8 @@ def _merge(out, scores):
 
 def test_a_late_submission_and_a_regrade_keep_every_row_and_written_score(tmp_path):
     subs, out = tmp_path / "subs", tmp_path / "out"
-    ada = _student(subs / "ada.ipynb", "The prior must drop below 0.494.")
-    bob = _student(subs / "bob.ipynb", "*Write your answer here.*")
+    ada = written_answer_notebook(subs / "ada.ipynb", "The prior must drop below 0.494.")
+    bob = written_answer_notebook(subs / "bob.ipynb", "*Write your answer here.*")
     first = grade_batch(EX_BINARY, [ada, bob], out, workers=2, limits=LIMITS, progress=None)
     assert [r.name for r in first] == ["ada.ipynb", "bob.ipynb"] and not first.replaced
 
@@ -63,7 +62,7 @@ def test_a_late_submission_and_a_regrade_keep_every_row_and_written_score(tmp_pa
     _merge(out, _write_scores(rows, tmp_path / "scores.csv"))  # bob's answer is not scored
 
     # one late submission, graded alone into the same folder
-    carol = _student(subs / "carol.ipynb", "Below one half.")
+    carol = written_answer_notebook(subs / "carol.ipynb", "Below one half.")
     lines = []
     late = grade_batch(EX_BINARY, [carol], out, workers=1, limits=LIMITS, progress=lines.append)
     assert [r.name for r in late] == ["carol.ipynb"] and late.replaced == [] == late.kept
@@ -93,7 +92,7 @@ def test_a_late_submission_and_a_regrade_keep_every_row_and_written_score(tmp_pa
     assert _grades(out)["carol.ipynb"]["total"] == "2"
 
     # a regrade replaces its row only, and says so; the others are kept without grading
-    _student(subs / "bob.ipynb", "A new answer.")
+    written_answer_notebook(subs / "bob.ipynb", "A new answer.")
     lines = []
     again = grade_batch(EX_BINARY, [ada, bob], out, workers=1, limits=LIMITS,
                         progress=lines.append, regrade=True)
@@ -133,7 +132,7 @@ grade_batch(sys.argv[1], sys.argv[3:], sys.argv[2], workers=1, progress=progress
 
 
 def test_a_batch_killed_midway_resumes_without_regrading_what_was_done(tmp_path):
-    subs = [_student(tmp_path / "subs" / f"s{i}.ipynb", f"answer {i}") for i in range(3)]
+    subs = [written_answer_notebook(tmp_path / "subs" / f"s{i}.ipynb", f"answer {i}") for i in range(3)]
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, "-c", _KILLED_BATCH, str(EX_BINARY), str(out),
                            *map(str, subs)], capture_output=True, text=True, timeout=300,

@@ -14,7 +14,15 @@ import sys
 
 import nbformat
 import pytest
-from hostile import EX_BINARY, EX_Q_MINUS_J, HONEST_LIMITS, ROOT, code_cells, notebook
+from hostile import (
+    EX_BINARY,
+    EX_Q_MINUS_J,
+    HONEST_LIMITS,
+    ROOT,
+    code_cells,
+    notebook,
+    written_answer_notebook,
+)
 
 from nbcourse.__main__ import main
 from nbcourse.grading import Limits
@@ -34,20 +42,12 @@ NAMES = ["ada.ipynb", "bob.ipynb", "broken.ipynb", "raises.ipynb", "a/hw.ipynb",
          "b/hw.ipynb"]
 
 
-def _student(path, answer):
-    nb = nbformat.read(student_path(EX_BINARY), as_version=4)
-    next(c for c in nb.cells if "*Write your answer here.*" in c.source).source = answer
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(nb), encoding="utf-8")
-    return path
-
-
 def _batch(folder):
     """Six submissions: a written answer, the untouched template, a notebook that is not
     JSON, one whose code raises (partial marks), and two in per-student folders with the same file name."""
     folder.mkdir(parents=True)
     solution = code_cells(EX_BINARY / "solution.ipynb")
-    _student(folder / "ada.ipynb", "=1+1 is not an answer; the prior must drop below 0.494.")
+    written_answer_notebook(folder / "ada.ipynb", "=1+1 is not an answer; the prior must drop below 0.494.")
     nbformat.write(nbformat.read(student_path(EX_BINARY), as_version=4), folder / "bob.ipynb")
     (folder / "broken.ipynb").write_text('{"cells": [', encoding="utf-8")
     notebook(solution[:3] + ["def bias(p, q, prior1):\n    raise RuntimeError('no')"]
@@ -55,7 +55,7 @@ def _batch(folder):
     (folder / "a").mkdir()
     (folder / "b").mkdir()
     shutil.copy(EX_BINARY / "solution.ipynb", folder / "a" / "hw.ipynb")
-    _student(folder / "b" / "hw.ipynb", "Below one half.")
+    written_answer_notebook(folder / "b" / "hw.ipynb", "Below one half.")
     return [folder / n for n in NAMES]
 
 

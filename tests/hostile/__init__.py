@@ -473,3 +473,19 @@ def with_student_id(cells, student_id, theta=None):
         j = next(i for i, c in enumerate(cells) if c.startswith("my_theta ="))
         cells[j] = f"my_theta = np.array({theta!r})"
     return cells
+
+
+def written_answer_notebook(path, answer):
+    """The binary-discriminant student notebook at ``path`` with ``answer`` as its written
+    answer (in place of the template's placeholder)."""
+    import json
+
+    import nbformat
+
+    from nbcourse.grading.generate import student_path
+
+    nb = nbformat.read(student_path(EX_BINARY), as_version=4)
+    next(c for c in nb.cells if "*Write your answer here.*" in c.source).source = answer
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    return path
