@@ -1,19 +1,47 @@
-"""Figure functions for the book.
+"""Figure functions for the book, one module per kind of figure.
 
 Every function takes ``ax=None`` (it draws into ``ax`` when given, otherwise into a new
 figure) and returns the Axes it drew on, so tests can inspect it and exercises reuse it.
-``duda.py`` holds Part I's figures and ``realdata.py`` those of its real-data chapter;
-``williams.py`` holds Part II's, ``smoothing.py`` and ``sklearn.py`` those of its estimation
-and scikit-learn chapters; ``style.py`` the shared look.
+Chapters import from ``nbcourse.plots``.
+
+- ``tables``: how many cells a table of discrete features has and how many stay empty;
+- ``cube``: decisions on the corners of {0, 1}^d and a discriminant's plane;
+- ``estimation``: estimated weights and estimation error against the sample size;
+- ``features``: named feature weights and correlations of a real data set;
+- ``simplex``: Q^{-j} over the simplex and its bounds;
+- ``ratios``: how one-hot encoding changes a likelihood ratio;
+- ``posteriors``: the two models' posteriors side by side;
+- ``reliability``: reliability diagrams and rates along a grid;
+- ``sampling``: sampling distributions of a share over random batches;
+- ``smoothing``: smoothed estimates and cross-validation paths over the pseudo-count;
+- ``style``: the shared look.
 """
 
-from . import duda, realdata, sklearn, smoothing, style, williams
-from .duda import *  # noqa: F403  (re-exports duda.__all__)
-from .realdata import *  # noqa: F403
-from .sklearn import *  # noqa: F403
+from . import (
+               cube,
+               estimation,
+               features,
+               posteriors,
+               ratios,
+               reliability,
+               sampling,
+               simplex,
+               smoothing,
+               style,
+               tables,
+)
+from .cube import *  # noqa: F403  (re-exports cube.__all__)
+from .estimation import *  # noqa: F403
+from .features import *  # noqa: F403
+from .posteriors import *  # noqa: F403
+from .ratios import *  # noqa: F403
+from .reliability import *  # noqa: F403
+from .sampling import *  # noqa: F403
+from .simplex import *  # noqa: F403
 from .smoothing import *  # noqa: F403
 from .style import *  # noqa: F403
-from .williams import *  # noqa: F403
+from .tables import *  # noqa: F403
 
-__all__ = [*style.__all__, *duda.__all__, *realdata.__all__, *williams.__all__,
-           *smoothing.__all__, *sklearn.__all__]
+__all__ = [*style.__all__, *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__,
+           *simplex.__all__, *ratios.__all__, *posteriors.__all__, *reliability.__all__,
+           *sampling.__all__, *smoothing.__all__]

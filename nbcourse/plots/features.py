@@ -1,4 +1,4 @@
-"""Figures of the chapter on real binary data (Part I): named feature weights and correlations.
+"""Named feature weights and correlations of a real data set (Part I ch. 5).
 
 With a real data set the features have names, and a discriminant's weights (Duda, Hart &
 Stork 2001, eq. 90) are read feature by feature; these figures put the names on the axis.

@@ -1,4 +1,4 @@
-"""Tests for the Part II figure functions (nbcourse.plots.williams).
+"""Tests for the Part II figure functions (nbcourse.plots: simplex, ratios, posteriors, reliability, sampling).
 
 Each test checks what a figure draws against closed forms written out here
 (Williams 2024, eqs. 8-10 and 13) or against values constructed by hand.

@@ -13,7 +13,7 @@ from matplotlib.colors import to_rgba
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 from numpy.testing import assert_allclose, assert_array_equal
 
-from nbcourse.plots.duda import (
+from nbcourse.plots import (
     CLASS_COLORS,
     METHOD_COLORS,
     plane_in_cube,
