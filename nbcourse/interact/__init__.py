@@ -102,32 +102,31 @@ into the control's values) and an ``<output for=...>`` read-out per control, the
 were given; ``frames[index[k]]`` is its image and ``alts[k]`` its alt text.  The frames
 are data URIs in the notebook; the book's Sphinx extension (``tools/bookext.py``) writes
 them to ``_images`` as files when it builds the HTML pages.
+
+Modules: :mod:`nbcourse.interact.controls` parses the controls, :mod:`nbcourse.interact.frames`
+draws the frames and writes the static HTML; this module holds :func:`explore`, the live
+widgets and :class:`Explorer`.
 """
 
 from __future__ import annotations
 
 import base64
 import dataclasses
-import hashlib
-import html
 import inspect
-import io
 import itertools
-import json
 import math
-import numbers
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from ._validation import _describe, check_int, check_text
+from .._validation import _describe, check_int, check_text
+from .controls import Control, _decimals, _is_number, parse_control, readable_name
+from .frames import PALETTE_COLOURS, _alt, _draw, _png, _title, static_html
 
 __all__ = ["Control", "Explorer", "explore", "parse_control", "readable_name", "static_html",
            "FIGSIZE",
-           "FRAME_DPI", "MAX_FRAMES", "MAX_HTML_BYTES", "STILL_DPI"]
+           "FRAME_DPI", "MAX_FRAMES", "MAX_HTML_BYTES", "PALETTE_COLOURS", "STILL_DPI"]
 
 FIGSIZE = (6.0, 3.75)
 """Default figure size in inches for figures the plotting function creates with pyplot."""
@@ -139,195 +138,12 @@ MAX_FRAMES = 32
 """Default cap on the number of states (frames) of one static control."""
 MAX_HTML_BYTES = 1_000_000
 """Largest static HTML of one figure, so that three fit in a 3 MB page."""
-PALETTE_COLOURS = 256
-"""Colours in the palette of each static frame."""
 
 _WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 _SETTINGS = ("_initial", "_caption", "_labels", "_alt", "_figsize", "_dpi", "_still_dpi",
              "_max_frames")
 
 
-# --------------------------------------------------------------------------- controls
-
-
-@dataclass(frozen=True)
-class Control:
-    """One control: its parameter name, kind and the finite list of values it takes.
-
-    Attributes
-    ----------
-    name : str
-        Keyword of the plotting function this control sets.
-    kind : {'int', 'float', 'options'}
-        ``'int'`` and ``'float'`` become sliders, ``'options'`` a dropdown.
-    values : tuple, shape (n,)
-        Every value the control takes, in order (0-based index ``j`` in code).
-    labels : tuple of str, shape (n,)
-        How each value is shown to the reader.
-    text : str
-        The control's name as the reader sees and hears it (``"θ_j"`` for
-        ``theta_j``); defaults to :func:`readable_name` of ``name``.
-    default : int or None
-        0-based index of the value shown first when no ``_initial`` value is
-        given (``None``: the middle of a slider, the first option as written).
-    """
-
-    name: str
-    kind: str
-    values: tuple
-    labels: tuple
-    text: str = ""
-    default: int | None = None
-
-    def __post_init__(self):
-        if not self.text:
-            object.__setattr__(self, "text", readable_name(self.name))
-
-    @property
-    def step(self) -> float:
-        """Distance between consecutive slider values (0.1, not 0.09999999999999998)."""
-        return round(self.values[1] - self.values[0], 12)
-
-    def index_of(self, value: Any, name: str | None = None) -> int:
-        """0-based index of ``value`` (nearest grid point for a slider).
-
-        ``name`` is what error messages call the value (default: the control's name).
-        """
-        name = self.name if name is None else name
-        if self.kind == "options":
-            for j, v in enumerate(self.values):
-                if v is value or (isinstance(v, bool) == isinstance(value, bool) and v == value):
-                    return j
-            raise ValueError(f"{name} must be one of the options {list(self.values)!r}, "
-                             f"got {value!r}")
-        grid = f"{self.labels[0]}, {self.labels[1]}, ..., {self.labels[-1]}"
-        if not _is_number(value):
-            raise TypeError(f"{name} must be a number on the grid {grid}, got {_describe(value)}")
-        j = round((value - self.values[0]) / self.step)
-        if not 0 <= j < len(self.values) or not math.isclose(
-                self.values[j], value, rel_tol=1e-9, abs_tol=1e-9 * abs(self.step)):
-            raise ValueError(f"{name} must be a value on the grid {grid}, got {value!r}")
-        return j
-
-
-_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η",
-          "theta": "θ", "kappa": "κ", "lambda": "λ", "lam": "λ", "mu": "μ", "nu": "ν",
-          "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "chi": "χ", "psi": "ψ",
-          "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Pi": "Π", "Sigma": "Σ",
-          "Phi": "Φ", "Omega": "Ω"}
-
-
-def readable_name(name: str) -> str:
-    """A parameter name as a reader sees it: Greek letters spelled out become Greek.
-
-    Examples
-    --------
-    >>> readable_name("theta_j"), readable_name("pi_1"), readable_name("K"), readable_name("n_per_class")
-    ('θ_j', 'π_1', 'K', 'n per class')
-    """
-    parts = name.split("_")
-    if parts[0] in _GREEK and all(len(p) <= 2 for p in parts[1:]):
-        return "_".join([_GREEK[parts[0]], *parts[1:]])
-    if len(parts) == 2 and len(parts[1]) <= 2:
-        return name
-    return " ".join(_GREEK.get(p, p) for p in parts if p)
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool | np.bool_)
-
-
-def _decimals(x: float) -> int:
-    """Decimal places needed to write ``x`` (at most 12)."""
-    text = np.format_float_positional(float(x), trim="-")
-    return min(len(text.partition(".")[2]), 12)
-
-
-def _slider(name: str, spec: tuple) -> Control:
-    """Parse ``(start, stop, step)``: values ``start + k * step`` up to ``stop`` inclusive."""
-    start, stop, step = spec
-    if not all(math.isfinite(v) for v in spec):
-        raise ValueError(f"{name} must be a slider (start, stop, step) of finite numbers, "
-                         f"got {spec!r}")
-    if step == 0:
-        raise ValueError(f"{name} must be a slider (start, stop, step) with a non-zero step, "
-                         f"got {spec!r}")
-    if stop <= start:
-        raise ValueError(f"{name} must be a slider (start, stop, step) with start < stop, "
-                         f"got {spec!r}, an empty range")
-    if step < 0:
-        raise ValueError(f"{name} must be a slider (start, stop, step) with a positive step, "
-                         f"got {spec!r}")
-    steps = (stop - start) / step
-    n = round(steps)
-    if not math.isclose(steps, n, rel_tol=1e-9, abs_tol=1e-9):
-        raise ValueError(f"{name} must be a slider (start, stop, step) whose stop - start is "
-                         f"a whole number of steps, got {spec!r} ({steps:.4g} steps)")
-    if all(isinstance(v, numbers.Integral) for v in spec):
-        values = tuple(int(start) + k * int(step) for k in range(n + 1))
-        return Control(name, "int", values, tuple(str(v) for v in values))
-    d = max(_decimals(start), _decimals(step))
-    values = tuple(round(float(start) + k * float(step), d) for k in range(n + 1))
-    return Control(name, "float", values, tuple(f"{v:.{min(d, 6)}f}" for v in values))
-
-
-def _options(name: str, spec: list | tuple) -> Control:
-    """Parse a dropdown: a non-empty list of distinct, hashable options."""
-    if len(spec) == 0:
-        raise ValueError(f"{name} must be a dropdown with at least one option, got {spec!r}")
-    for option in spec:
-        try:
-            hash(option)
-        except TypeError:
-            raise TypeError(f"{name} must be a dropdown of hashable options (str, numbers, "
-                            f"tuples), got {type(option).__name__} {option!r}") from None
-    labels = tuple(str(o) for o in spec)
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"{name} must be a dropdown of distinct options, got {list(spec)!r}")
-    values = tuple(spec)
-    if all(_is_number(o) for o in values):  # numbers are listed in increasing order
-        values = tuple(sorted(values))
-        labels = tuple(str(o) for o in values)
-    return Control(name, "options", values, labels, default=values.index(spec[0]))
-
-
-def parse_control(name: str, spec: Any) -> Control:
-    """Turn one control specification into a :class:`Control`.
-
-    Parameters
-    ----------
-    name : str
-        The plotting function's keyword.
-    spec : tuple (start, stop, step) or list or tuple of options
-        A tuple of three numbers is a slider from ``start`` to ``stop``
-        inclusive (all ints: integer slider); a list, or a tuple that is not
-        all numbers, is a dropdown.
-
-    Examples
-    --------
-    >>> parse_control("K", (2, 5, 1)).values
-    (2, 3, 4, 5)
-    >>> parse_control("theta", (0, 1, 0.25)).labels
-    ('0.00', '0.25', '0.50', '0.75', '1.00')
-    >>> parse_control("model", ["categorical", "PoB"]).kind
-    'options'
-    """
-    if isinstance(spec, list):
-        return _options(name, spec)
-    if isinstance(spec, tuple):
-        numeric = [_is_number(v) for v in spec]
-        if spec and all(numeric):
-            if len(spec) != 3:
-                raise TypeError(f"{name} must be a slider (start, stop, step) of three numbers "
-                                f"(a list for a dropdown of numbers), got {spec!r}")
-            return _slider(name, spec)
-        if any(isinstance(v, bool | np.bool_) for v in spec) and len(spec) == 3 \
-                and sum(numeric) == 2:
-            raise TypeError(f"{name} must be a slider (start, stop, step) of numbers, not bool, "
-                            f"got {spec!r}")
-        return _options(name, spec)
-    raise TypeError(f"{name} must be (start, stop, step) for a slider or a list of options "
-                    f"for a dropdown, got {type(spec).__name__} {spec!r}")
 
 
 def _check_parameters(plot_fn: Callable, names: list[str]) -> None:
@@ -350,227 +166,6 @@ def _check_parameters(plot_fn: Callable, names: list[str]) -> None:
             raise TypeError(f"plot_fn must be a function whose required parameters all have a "
                             f"control (add one or fix it with functools.partial), got "
                             f"{_title(plot_fn)} requiring parameter {n!r} that no control sets")
-
-
-def _title(plot_fn: Callable) -> str:
-    fn = getattr(plot_fn, "func", plot_fn)  # functools.partial
-    return getattr(fn, "__name__", type(fn).__name__)
-
-
-# --------------------------------------------------------------------------- drawing
-
-
-def _figure_of(result: Any, title: str):
-    """The Figure behind what a plotting function returned (Figure, Axes or array of Axes)."""
-    from matplotlib.artist import Artist
-    from matplotlib.figure import Figure, FigureBase
-
-    if isinstance(result, np.ndarray) and result.size and isinstance(result.flat[0], Artist):
-        result = result.flat[0]
-    if isinstance(result, FigureBase) and not isinstance(result, Figure):
-        result = result.figure  # SubFigure
-    if isinstance(result, Artist) and not isinstance(result, Figure):
-        result = result.get_figure()
-    if not isinstance(result, Figure):
-        raise TypeError(f"plot_fn must be a function returning a matplotlib Figure or Axes, "
-                        f"got {title} returning {type(result).__name__}")
-    return result
-
-
-def _pixels(fig, dpi: int) -> np.ndarray:
-    """Render ``fig`` with Agg at ``dpi`` onto white; RGB array of shape (height, width, 3)."""
-    face = fig.get_facecolor()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="rgba", dpi=dpi, facecolor=face if face[3] == 1 else "white")
-    width, height = (int(s * dpi) for s in fig.get_size_inches())
-    rgba = np.frombuffer(buf.getvalue(), np.uint8).reshape(height, width, 4)
-    alpha = rgba[..., 3:].astype(np.uint16)
-    if alpha.min() == 255:
-        return rgba[..., :3]
-    rgb = (rgba[..., :3] * alpha + 255 * (255 - alpha) + 127) // 255
-    return rgb.astype(np.uint8)
-
-
-def _png(rgb: np.ndarray, palette: bool) -> bytes:
-    """Encode an RGB array as PNG, optionally reduced to a 256-colour palette."""
-    from PIL import Image
-
-    image = Image.fromarray(rgb)
-    if palette:
-        image = image.quantize(PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT)
-    buf = io.BytesIO()
-    image.save(buf, format="png")
-    return buf.getvalue()
-
-
-def _call(plot_fn: Callable, params: dict, figsize, dpi: int):
-    """``plot_fn(**params)`` under the figure defaults; its exceptions become ValueError.
-
-    ``rc_context`` restores every rcParam on exit, ``interactive`` included; a backend that
-    pyplot loads on the first figure (IPython's inline backend) switches interactive mode
-    on, so the mode set inside is kept, or later figures of the notebook would not show.
-    """
-    import matplotlib
-    import matplotlib.pyplot as plt
-
-    interactive = matplotlib.is_interactive()
-    try:
-        with plt.rc_context({"figure.figsize": figsize, "figure.dpi": dpi,
-                             "figure.facecolor": "white"}):
-            try:
-                return plot_fn(**params)
-            finally:
-                interactive = matplotlib.is_interactive()
-    except Exception as exc:
-        state = ", ".join(f"{k}={v!r}" for k, v in params.items())
-        raise ValueError(f"plot_fn must be a function that draws every state, got "
-                         f"{_title(plot_fn)} raising "
-                         f"{type(exc).__name__} at the state {state} "
-                         f"(controls {', '.join(params)}): {exc}") from exc
-    finally:
-        matplotlib.interactive(interactive)
-
-
-def _draw(plot_fn: Callable, params: dict, figsize, dpis: tuple[int, ...]) -> list[np.ndarray]:
-    """Call ``plot_fn(**params)``, render its figure at each dpi and close every new figure."""
-    import matplotlib.pyplot as plt
-
-    before = set(plt.get_fignums())
-    fig = None
-    try:
-        fig = _figure_of(_call(plot_fn, params, figsize, dpis[0]), _title(plot_fn))
-        return [_pixels(fig, dpi) for dpi in dpis]
-    finally:
-        for num in set(plt.get_fignums()) - before:
-            plt.close(num)
-        if fig is not None:
-            plt.close(fig)
-
-
-# --------------------------------------------------------------------------- static HTML
-
-_SCRIPT = """(function () {
-  var me = document.currentScript;
-  var root = (me && me.parentNode) || document.getElementById("%(id)s");
-  if (!root || root.getAttribute("data-bound")) { return; }
-  root.setAttribute("data-bound", "1");
-  var data = JSON.parse(root.querySelector("script.nbcourse-explore-data").textContent);
-  var img = root.querySelector("img.nbcourse-explore-frame");
-  var inputs = root.querySelectorAll("[data-control]");
-  var readouts = root.querySelectorAll("output");
-  function show() {
-    var k = 0;
-    for (var i = 0; i < inputs.length; i++) {
-      var j = parseInt(inputs[i].value, 10);
-      k = k * data.sizes[i] + j;
-      readouts[i].textContent = data.labels[i][j];
-      if (inputs[i].type === "range") {
-        inputs[i].setAttribute("aria-valuetext", data.labels[i][j]);
-      }
-    }
-    img.src = data.frames[data.index[k]];
-    img.alt = data.alts[k];
-  }
-  for (var i = 0; i < inputs.length; i++) {
-    inputs[i].addEventListener("input", show);
-    inputs[i].addEventListener("change", show);
-  }
-  root.querySelector("form").hidden = false;
-})();"""
-
-
-def _json_for_html(obj: Any) -> str:
-    """JSON that is safe inside a ``<script>`` element."""
-    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _data_uri(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
-def _control_html(c: Control, j: int, ident: str) -> str:
-    """One labelled ``<input type=range>`` or ``<select>`` with its read-out."""
-    name, text = html.escape(c.name), html.escape(c.text)
-    if c.kind == "options":
-        options = "".join(f'<option value="{i}"{" selected" if i == j else ""}>'
-                          f"{html.escape(label)}</option>" for i, label in enumerate(c.labels))
-        field = f'<select id="{ident}" data-control="{name}">{options}</select>'
-    else:
-        field = (f'<input type="range" id="{ident}" data-control="{name}" min="0" '
-                 f'max="{len(c.values) - 1}" step="1" value="{j}" '
-                 f'aria-valuetext="{html.escape(c.labels[j])}">')
-    return (f'<span style="display:inline-flex;align-items:center;gap:0.4em;'
-            f'margin-right:1.5em"><label for="{ident}">{text}</label> {field} '
-            f'<output for="{ident}">{html.escape(c.labels[j])}</output></span>')
-
-
-def _state_words(controls, indices) -> str:
-    """``θ_j = 0.5, K = 6``: the state in the reader's names."""
-    return ", ".join(f"{c.text} = {c.labels[j]}" for c, j in zip(controls, indices, strict=True))
-
-
-def _alt(title: str, controls, indices) -> str:
-    return f"{title}, at {_state_words(controls, indices)}"
-
-
-def static_html(title: str, controls: tuple[Control, ...], frames: list[bytes],
-                initial: tuple[int, ...], caption: str, alts: list[str] | None = None,
-                size: tuple[int, int] | None = None) -> str:
-    """Self-contained HTML control over precomputed frames (see the module docstring).
-
-    Parameters
-    ----------
-    title : str
-        What the figure shows, in words; the alt text of each state is this
-        followed by the control values (unless ``alts`` is given).
-    controls : tuple of Control, shape (m,)
-    frames : list of bytes, shape (n_1 * ... * n_m,)
-        PNG of every state, row-major over the controls.
-    initial : tuple of int, shape (m,)
-        0-based index of the initial value of each control.
-    caption : str
-        Text of the ``<figcaption>`` (Unicode, no markup).
-    alts : list of str, shape (n_1 * ... * n_m,), optional
-        Alt text of every state.
-    size : (int, int), optional
-        Width and height of the frames in pixels (``width``/``height`` of the image).
-
-    Examples
-    --------
-    >>> c = Control("n", "int", (1, 2), ("1", "2"))
-    >>> page = static_html("f", (c,), [b"a", b"b"], (0,), "A caption.")
-    >>> page.count('type="range"'), "http" in page
-    (1, False)
-    """
-    sizes = [len(c.values) for c in controls]
-    if alts is None:
-        alts = [_alt(title, controls, np.unravel_index(k, sizes)) for k in range(len(frames))]
-    unique: dict[bytes, int] = {}
-    index = [unique.setdefault(png, len(unique)) for png in frames]
-    uris = [_data_uri(png) for png in unique]
-    data = {"title": title, "names": [c.name for c in controls],
-            "labels": [list(c.labels) for c in controls],
-            "sizes": sizes, "index": index, "alts": alts, "frames": uris}
-    payload = _json_for_html(data)
-    ident = "nbcourse-explore-" + hashlib.sha256(
-        (payload + caption).encode()).hexdigest()[:12]
-    k = int(np.ravel_multi_index(initial, sizes))
-    dims = f'width="{size[0]}" height="{size[1]}" ' if size else ""
-    return (
-        f'<figure class="nbcourse-explore" id="{ident}" style="margin:0 0 1em 0;'
-        f'background:#fff;color:#1f2328;padding:0.5em;border-radius:0.25em">'
-        f'<img class="nbcourse-explore-frame" src="{uris[index[k]]}" {dims}'
-        f'alt="{html.escape(alts[k])}" style="max-width:100%;height:auto">'
-        f"<figcaption>{html.escape(caption)}</figcaption>"
-        f'<form class="nbcourse-explore-controls" hidden onsubmit="return false" '
-        f'aria-label="{html.escape("Controls: " + ", ".join(c.text for c in controls))}">'
-        + "".join(_control_html(c, j, f"{ident}-{i}")
-                  for i, (c, j) in enumerate(zip(controls, initial, strict=True)))
-        + "</form>"
-        f'<script type="application/json" class="nbcourse-explore-data">{payload}</script>'
-        f"<script>{_SCRIPT % {'id': ident}}</script></figure>"
-    )
 
 
 # --------------------------------------------------------------------------- live widget
