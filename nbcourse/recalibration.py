@@ -8,6 +8,8 @@ calibrated probabilities without retraining the classifier.
 * :class:`IsotonicCalibration` fits the non-decreasing step function of ``g`` closest to the
   labels in squared error (Zadrozny & Elkan 2002), by the pool-adjacent-violators algorithm
   :func:`pava` (Ayer et al. 1955);
+* :func:`brier_score` scores probabilities by squared error (Brier 1950): unlike the log loss it
+  stays finite when a map states certainty and is wrong;
 * :func:`calibrate_held_out` fits a calibrator to a fitted classifier's scores on a calibration
   set, and :func:`cross_fit` to out-of-fold scores, giving a :class:`Recalibrated` classifier.
 
@@ -38,12 +40,14 @@ import numpy as np
 from scipy.special import expit, log_expit, log_softmax, logsumexp
 
 from ._validation import as_real_array, check_codes, check_int, check_seed
+from .calibration import _check_proba_and_labels
 
 __all__ = [
     "IsotonicCalibration",
     "PlattScaling",
     "Recalibrated",
     "TemperatureScaling",
+    "brier_score",
     "calibrate_held_out",
     "cross_fit",
     "pava",
@@ -108,6 +112,35 @@ def _check_same_kind(calibrator, scores):
                                            scores.shape[1] != calibrator.n_classes_):
         expected = "(N,)" if calibrator._ndim == 1 else f"(N, {calibrator.n_classes_})"
         raise ValueError(f"scores must have shape {expected} as in fit, got shape {scores.shape}")
+
+
+# ------------------------------------------------------------------ Brier score
+def brier_score(y, proba) -> float:
+    """Mean squared distance between the predicted probabilities and the indicator of the class.
+
+    ``mean_i sum_c (proba[i, c] - [y_i = c])**2`` (Brier 1950), between 0 and 2.  Like the log
+    loss it is a proper score, smallest in expectation for the true probabilities; unlike the log
+    loss it stays finite when a class that occurs was given probability 0.
+
+    Parameters
+    ----------
+    y : array_like of int, shape (N,)
+        True class codes in ``range(C)``.
+    proba : array_like, shape (N, C)
+        Rows of class probabilities.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> brier_score([0, 1], [[1.0, 0.0], [0.5, 0.5]])       # (0 + 0.25 + 0.25) / 2
+    0.25
+    """
+    p, labels = _check_proba_and_labels(proba, y)
+    truth = np.eye(p.shape[1])[labels]
+    return float(((p - truth) ** 2).sum(axis=1).mean())
 
 
 # ------------------------------------------------------------------ temperature

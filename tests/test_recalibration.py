@@ -9,6 +9,7 @@ from sklearn.calibration import CalibratedClassifierCV
 from sklearn.frozen import FrozenEstimator
 from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import brier_score_loss
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 import nbcourse
@@ -17,6 +18,7 @@ from nbcourse.recalibration import (
     IsotonicCalibration,
     PlattScaling,
     TemperatureScaling,
+    brier_score,
     calibrate_held_out,
     cross_fit,
     pava,
@@ -211,6 +213,22 @@ def test_cross_fit_agrees_with_calibrated_classifier_cv_without_ensemble():
     ours = cross_fit(CategoricalNB(alpha=1.0, n_values=[2] * 15), PlattScaling(), X, spam,
                      n_splits=5, seed=7)
     assert_allclose(ours.predict_proba(X), ref.predict_proba(X), atol=1e-5)
+
+
+# ------------------------------------------------------------------ Brier score
+@pytest.mark.parametrize("C", [2, 4])
+def test_brier_score_agrees_with_sklearn(C):
+    rng = np.random.default_rng(C)
+    proba = rng.dirichlet(np.ones(C), size=50)
+    y = rng.integers(0, C, size=50)
+    expected = brier_score_loss(y, proba, labels=list(range(C)), scale_by_half=False)
+    assert brier_score(y, proba) == pytest.approx(expected, abs=1e-14)
+
+
+def test_brier_score_is_finite_where_the_log_loss_is_not():
+    proba = [[1.0, 0.0], [0.0, 1.0]]
+    assert nbcourse.log_loss([1, 1], proba) == np.inf
+    assert brier_score([1, 1], proba) == pytest.approx(1.0)
 
 
 # ------------------------------------------------------------------ errors
