@@ -153,7 +153,7 @@ def plot_reliability_at_temperature(y, g, temperature, *, n_bins: int = 10, ax=N
     ax.grid(alpha=0.3)
     ax.set_xlabel("stated probability of the chosen class")
     ax.set_ylabel("share of cases right")
-    ax.legend(loc="upper left", fontsize="small")
+    ax.legend(loc="lower right", fontsize="small")
     if title:
         ax.set_title(title)
     return ax
