@@ -161,7 +161,7 @@ class TemperatureScaling:
     """One temperature ``T`` that divides the log odds (or all log scores), fitted by log loss.
 
     With two classes the calibrated probability of class 0 is ``sigma(g / T)``; with ``C``
-    classes it is ``softmax(s / T)`` of the log scores ``s`` (Guo et al. 2017, eq. 9).  ``T`` is
+    classes it is ``softmax(s / T)`` of the log scores ``s`` (Guo et al. 2017).  ``T`` is
     found by Newton's method on the inverse temperature ``w = 1 / T``, in which the mean log
     loss is convex.  ``T > 1`` softens over-confident scores, ``T < 1`` sharpens them; the class
     with the largest score, and the order of the cases by ``g``, never change.
