@@ -40,6 +40,7 @@ MODULES = (
     "smoothing",
     "experiments",
     "calibration",
+    "recalibration",
     "model_selection",
     "datasets",
     "interact",

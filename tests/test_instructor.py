@@ -27,7 +27,8 @@ ASSIGNMENTS = sorted(p for p in (ROOT / "exercises").iterdir() if p.is_dir())
 WITH_WRITTEN = [p for p in ASSIGNMENTS if written_questions(p)]
 BANK = ROOT / "instructor" / "question_bank.yml"
 OUTLINES = ROOT / "instructor" / "lecture_outlines.md"
-CHAPTERS = [d for d in toc_files() if d.startswith(("book/part1/", "book/part2/"))]
+CHAPTERS = [d for d in toc_files() if d.startswith(("book/part1/", "book/part2/", "book/part3/"))]
+PART3 = {d for d in CHAPTERS if d.startswith("book/part3/")}  # the optional fourth week
 
 
 # --------------------------------------------------------------------------- rubrics
@@ -167,7 +168,7 @@ def test_the_bank_has_enough_questions_for_every_chapter():
     assert len(entries) >= 40
     ids = [e["id"] for e in entries]
     assert len(set(ids)) == len(ids), "question ids must be unique"
-    assert len(CHAPTERS) == 13
+    assert len(CHAPTERS) - len(PART3) == 13
     for e in entries:
         assert set(e) <= {"id", "chapter", "question", "answer", "values"}, e["id"]
         assert e["chapter"] in CHAPTERS, f"{e['id']}: no chapter {e['chapter']!r} in _toc.yml"
@@ -260,6 +261,7 @@ COMPUTED = {
     "p2c7-bit-sums": lambda: [float(nbcourse.pob_bit_probabilities(
         np.array([[20, 0, 0, 0, 0]], dtype=float), 0.5).sum())],
     "p2c8-alpha": lambda: _multinomial_like([4, 0, 1], 1.0),
+    "p3c1-temperature": lambda: [1 / (1 + math.exp(-4 / 2.5)), 1 / (1 + math.exp(-4))],
 }
 
 
@@ -393,10 +395,32 @@ def test_every_meeting_of_the_plan_has_an_outline_on_its_chapters(schedule):
 
 def test_each_schedule_covers_every_chapter_it_keeps():
     playgrounds = {"book/part1/04_explore_binary_discriminant", "book/part2/06_explore"}
-    for schedule, dropped in (("three-week", set()), ("two-week", playgrounds)):
+    for schedule, dropped in (("three-week", PART3), ("two-week", playgrounds | PART3)):
         covered = set().union(*map(outline_chapters, outlines()[schedule].values()))
         assert covered >= set(CHAPTERS) - dropped, sorted(set(CHAPTERS) - dropped - covered)
         assert not covered & dropped, f"{schedule}: meets on what it leaves as reading"
+
+
+def test_the_optional_fourth_week_outlines_every_part3_chapter():
+    plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
+    week = plan.split("## An optional fourth week: Part III", 1)[1].split("\n## ", 1)[0]
+    text = OUTLINES.read_text(encoding="utf-8")
+    section = text.split("## Optional fourth week: Part III", 1)[1].split("\n## ", 1)[0]
+    bodies = re.split(r"^### Week 4, meeting \d:.*$", section, flags=re.M)[1:]
+    ids = {e["id"]: e["chapter"] for e in bank()}
+    covered = set()
+    for body in bodies:
+        chapters = outline_chapters(body)
+        covered |= chapters
+        for label in ("Aims", "Plan", "At the board", "Explore"):
+            assert len(outline_field(body, label).split()) >= 5, label
+        quiz = outline_field(body, "Quiz").replace(",", " ").split()
+        assert len(quiz) >= 3 and all(ids.get(q) in chapters for q in quiz), quiz
+        homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
+        assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
+        assert all(a in week for a in homework), homework
+    assert covered == PART3
+    assert len(re.findall(r"Part III chapter \d", week)) == len(PART3)
 
 
 # --------------------------------------------------------------------------- the student tree

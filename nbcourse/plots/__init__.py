@@ -14,6 +14,7 @@ Chapters import from ``nbcourse.plots``.
 - ``reliability``: reliability diagrams and rates along a grid;
 - ``sampling``: sampling distributions of a share over random batches;
 - ``smoothing``: smoothed estimates and cross-validation paths over the pseudo-count;
+- ``recalibration``: calibration maps of the recalibrators and reliability under a temperature;
 - ``style``: the shared look.
 """
 
@@ -23,6 +24,7 @@ from . import (
                features,
                posteriors,
                ratios,
+               recalibration,
                reliability,
                sampling,
                simplex,
@@ -30,11 +32,12 @@ from . import (
                style,
                tables,
 )
-from .cube import *  # noqa: F403  (re-exports cube.__all__)
+from .cube import *  # noqa: F403  (re-exports each module's __all__)
 from .estimation import *  # noqa: F403
 from .features import *  # noqa: F403
 from .posteriors import *  # noqa: F403
 from .ratios import *  # noqa: F403
+from .recalibration import *  # noqa: F403
 from .reliability import *  # noqa: F403
 from .sampling import *  # noqa: F403
 from .simplex import *  # noqa: F403
@@ -42,6 +45,8 @@ from .smoothing import *  # noqa: F403
 from .style import *  # noqa: F403
 from .tables import *  # noqa: F403
 
-__all__ = [*style.__all__, *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__,
-           *simplex.__all__, *ratios.__all__, *posteriors.__all__, *reliability.__all__,
-           *sampling.__all__, *smoothing.__all__]
+__all__ = [
+    *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__, *simplex.__all__,
+    *ratios.__all__, *posteriors.__all__, *reliability.__all__, *sampling.__all__,
+    *smoothing.__all__, *recalibration.__all__, *style.__all__
+]
