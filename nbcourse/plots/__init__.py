@@ -7,8 +7,9 @@ figure) and returns the Axes it drew on, so tests can inspect it and exercises r
 and scikit-learn chapters; ``style.py`` the shared look.
 """
 
-from . import duda, realdata, sklearn, smoothing, style, williams
+from . import duda, missing, realdata, sklearn, smoothing, style, williams
 from .duda import *  # noqa: F403  (re-exports duda.__all__)
+from .missing import *  # noqa: F403
 from .realdata import *  # noqa: F403
 from .sklearn import *  # noqa: F403
 from .smoothing import *  # noqa: F403
@@ -16,4 +17,4 @@ from .style import *  # noqa: F403
 from .williams import *  # noqa: F403
 
 __all__ = [*style.__all__, *duda.__all__, *realdata.__all__, *williams.__all__,
-           *smoothing.__all__, *sklearn.__all__]
+           *smoothing.__all__, *sklearn.__all__, *missing.__all__]
