@@ -28,6 +28,7 @@ WITH_WRITTEN = [p for p in ASSIGNMENTS if written_questions(p)]
 BANK = ROOT / "instructor" / "question_bank.yml"
 OUTLINES = ROOT / "instructor" / "lecture_outlines.md"
 CHAPTERS = [d for d in toc_files() if d.startswith(("book/part1/", "book/part2/"))]
+PART3 = [d for d in toc_files() if d.startswith("book/part3/")]  # taught in meetings of their own
 
 
 # --------------------------------------------------------------------------- rubrics
@@ -170,9 +171,9 @@ def test_the_bank_has_enough_questions_for_every_chapter():
     assert len(CHAPTERS) == 13
     for e in entries:
         assert set(e) <= {"id", "chapter", "question", "answer", "values"}, e["id"]
-        assert e["chapter"] in CHAPTERS, f"{e['id']}: no chapter {e['chapter']!r} in _toc.yml"
+        assert e["chapter"] in CHAPTERS + PART3, f"{e['id']}: no chapter {e['chapter']!r} in _toc.yml"
         assert len(e["question"].split()) >= 6 and len(e["answer"].split()) >= 4, e["id"]
-    per_chapter = {c: sum(e["chapter"] == c for e in entries) for c in CHAPTERS}
+    per_chapter = {c: sum(e["chapter"] == c for e in entries) for c in CHAPTERS + PART3}
     assert min(per_chapter.values()) >= 2, per_chapter
 
 
@@ -260,6 +261,8 @@ COMPUTED = {
     "p2c7-bit-sums": lambda: [float(nbcourse.pob_bit_probabilities(
         np.array([[20, 0, 0, 0, 0]], dtype=float), 0.5).sum())],
     "p2c8-alpha": lambda: _multinomial_like([4, 0, 1], 1.0),
+    "p3c4-marginal-posterior": lambda: [0.7 * 0.2 / (0.7 * 0.2 + 0.3 * 0.6)],
+    "p3c4-available-cases": lambda: list(nbcourse.lidstone(np.array([5.0, 2.0, 1.0]), 1.0)),
 }
 
 
@@ -397,6 +400,23 @@ def test_each_schedule_covers_every_chapter_it_keeps():
         covered = set().union(*map(outline_chapters, outlines()[schedule].values()))
         assert covered >= set(CHAPTERS) - dropped, sorted(set(CHAPTERS) - dropped - covered)
         assert not covered & dropped, f"{schedule}: meets on what it leaves as reading"
+
+
+def test_every_part3_chapter_has_an_outline_of_its_own():
+    text = OUTLINES.read_text(encoding="utf-8").split("## Part III meetings", 1)[1]
+    bodies = re.split(r"^### Part III, meeting \d+:.*$", text, flags=re.M)[1:]
+    ids = {e["id"]: e["chapter"] for e in bank()}
+    covered = set()
+    for body in bodies:
+        chapters = outline_chapters(body)
+        covered |= chapters
+        for label in ("Aims", "Plan", "At the board", "Explore"):
+            assert len(outline_field(body, label).split()) >= 5, (chapters, label)
+        homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
+        assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
+        quiz = outline_field(body, "Quiz").replace(",", " ").split()
+        assert len(quiz) >= 3 and all(ids.get(q) in chapters for q in quiz), quiz
+    assert covered == set(PART3)
 
 
 # --------------------------------------------------------------------------- the student tree

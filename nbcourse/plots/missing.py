@@ -68,7 +68,7 @@ def plot_missing_strategies(rates, curves, *, spread=None, ax=None,
         if label in spread:
             ax.errorbar(x, y, yerr=as_real_array(spread[label], f"spread[{label!r}]"),
                         fmt="none", ecolor=colour, elinewidth=1.0, capsize=3)
-    ax.set_xlabel("values removed (% of each feature)")
+    ax.set_xlabel("share r of each feature removed (%)")
     ax.set_ylabel(ylabel)
     if ylim is not None:
         ax.set_ylim(*ylim)
