@@ -42,6 +42,7 @@ MODULES = (
     "calibration",
     "recalibration",
     "model_selection",
+    "missing",
     "datasets",
     "interact",
     "publish",
