@@ -41,6 +41,7 @@ MODULES = (
     "experiments",
     "calibration",
     "model_selection",
+    "evaluation",
     "datasets",
     "interact",
     "publish",
