@@ -13,6 +13,8 @@ from sklearn import metrics
 import nbcourse
 from nbcourse.evaluation import (
     average_precision,
+    copies_boundary,
+    copies_disagreement,
     disagreement_table,
     fold_t_interval,
     mcnemar_test,
@@ -163,3 +165,35 @@ def test_average_precision_by_hand():
 def test_exported_from_the_package():
     assert nbcourse.mcnemar_test is mcnemar_test
     assert nbcourse.roc_auc is roc_auc
+
+
+# ------------------------------------------------------ a feature copied
+@pytest.mark.parametrize("m", [1, 2, 3, 5])
+def test_copies_boundary_is_where_the_m_copy_rule_ties(m):
+    p = np.linspace(0.01, 0.99, 99)
+    q = copies_boundary(p, m)
+    assert_allclose(p ** m * q, (1 - p) ** m * (1 - q), atol=1e-14)
+
+
+def test_one_copy_is_the_bayes_rule_and_disagreement_grows():
+    p = np.linspace(0, 1, 11)
+    assert_array_equal(copies_boundary(p, 1), 1 - p)
+    assert copies_disagreement(1) == 0.0
+    areas = [copies_disagreement(m) for m in (2, 3, 4, 8)]
+    assert all(np.diff(areas) > 0)
+
+
+@pytest.mark.parametrize("m", [2, 4])
+def test_copies_disagreement_matches_quadrature(m):
+    from scipy.integrate import quad
+
+    area, _ = quad(lambda p: abs((1 - p) ** m / (p ** m + (1 - p) ** m) - (1 - p)), 0, 1,
+                   points=[0.5])
+    assert_allclose(copies_disagreement(m), area, rtol=1e-6)
+
+
+def test_copies_reject_bad_input():
+    with pytest.raises(ValueError, match="copies must be an integer >= 1"):
+        copies_boundary(0.3, 0)
+    with pytest.raises(ValueError, match="p must contain probabilities"):
+        copies_boundary(1.3, 2)
