@@ -43,6 +43,7 @@ MODULES = (
     "recalibration",
     "model_selection",
     "missing",
+    "evaluation",
     "datasets",
     "interact",
     "publish",

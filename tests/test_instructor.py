@@ -262,6 +262,10 @@ COMPUTED = {
         np.array([[20, 0, 0, 0, 0]], dtype=float), 0.5).sum())],
     "p2c8-alpha": lambda: _multinomial_like([4, 0, 1], 1.0),
     "p3c1-temperature": lambda: [1 / (1 + math.exp(-4 / 2.5)), 1 / (1 + math.exp(-4))],
+    "p3c3-copies": lambda: [math.floor(1.2 / 0.5) + 2],
+    "p3c3-mcnemar": lambda: [nbcourse.mcnemar_test([1] * 17, [1] * 12 + [0] * 5,
+                                                   [0] * 12 + [1] * 5).p_exact],
+    "p3c3-corrected-width": lambda: [math.sqrt((1 / 10 + 1 / 9) / (1 / 10))],
     "p3c4-marginal-posterior": lambda: [0.7 * 0.2 / (0.7 * 0.2 + 0.3 * 0.6)],
     "p3c4-available-cases": lambda: list(nbcourse.lidstone(np.array([5.0, 2.0, 1.0]), 1.0)),
 }

@@ -15,6 +15,7 @@ Chapters import from ``nbcourse.plots``.
 - ``sampling``: sampling distributions of a share over random batches;
 - ``smoothing``: smoothed estimates and cross-validation paths over the pseudo-count;
 - ``recalibration``: calibration maps of the recalibrators and reliability under a temperature;
+- ``evaluation``: zero-one loss under copied features, ROC and precision-recall curves;
 - ``missing``: the strategies for missing values against the share of holes;
 - ``style``: the shared look.
 """
@@ -22,6 +23,7 @@ Chapters import from ``nbcourse.plots``.
 from . import (
                cube,
                estimation,
+               evaluation,
                features,
                missing,
                posteriors,
@@ -36,6 +38,7 @@ from . import (
 )
 from .cube import *  # noqa: F403  (re-exports each module's __all__)
 from .estimation import *  # noqa: F403
+from .evaluation import *  # noqa: F403
 from .features import *  # noqa: F403
 from .missing import *  # noqa: F403
 from .posteriors import *  # noqa: F403
@@ -51,5 +54,6 @@ from .tables import *  # noqa: F403
 __all__ = [
     *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__, *simplex.__all__,
     *ratios.__all__, *posteriors.__all__, *reliability.__all__, *sampling.__all__,
-    *smoothing.__all__, *recalibration.__all__, *missing.__all__, *style.__all__
+    *smoothing.__all__, *recalibration.__all__, *evaluation.__all__, *missing.__all__,
+    *style.__all__
 ]
