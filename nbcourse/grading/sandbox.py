@@ -473,7 +473,7 @@ class Sandbox:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "MALLOC_ARENA_MAX": "2",
                "LANG": "C.UTF-8"}
         self.link = subprocess.Popen(
-            [sys.executable, "-I", "-c", LINK_SOURCE], stdin=subprocess.PIPE,
+            [sys.executable, "-I", "-S", "-c", LINK_SOURCE], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=None if os.environ.get("NBCOURSE_GRADING_DEBUG") else subprocess.DEVNULL, cwd="/", close_fds=True,
             env=env, bufsize=0)
         _write_all(self.link.stdin, json.dumps(config).encode() + b"\n")
