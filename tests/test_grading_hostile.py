@@ -43,7 +43,13 @@ from hostile import (
 from nbcourse.grading import Limits
 from nbcourse.grading.assignment import load_assignment
 from nbcourse.grading.generate import student_path
-from nbcourse.grading.grader import _readline, grade_batch, grade_notebook
+from nbcourse.grading.grader import (
+    Spares,
+    _readline,
+    grade_batch,
+    grade_notebook,
+    probe_seconds,
+)
 from nbcourse.grading.sandbox import Sandbox, _descendants, _own_cgroups
 
 LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,
@@ -543,6 +549,100 @@ def test_one_bad_submission_never_stops_the_batch(tmp_path):
     assert [r.status for r in results] == ["invalid", "graded", "invalid", "graded"]
     assert [r.total for r in results] == [0, FULL, 0, FULL]
     assert len(lines) == 4
+
+
+# --- sandboxes launched ahead ----------------------------------------------------------
+
+
+class _Recorded(Spares):
+    """Spares that keep each sandbox they hand out."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.taken = []
+
+    def take(self):
+        box = super().take()
+        self.taken.append(box)
+        return box
+
+
+def _spares(assignment, limits=LIMITS):
+    from nbcourse.grading.sandbox import isolation
+
+    return _Recorded(limits, isolation().tree_limits, probe_seconds(assignment.questions, limits))
+
+
+# the solution's answers, left for whoever runs next: in the scratch directory, in the
+# kernel's namespace and in a process that outlives the cell
+LEAVE_ANSWERS = """
+import json, os, subprocess, sys
+answers = {n: globals()[n] for n in ("prior1_for_omega2", "useless_feature")}
+with open("/tmp/answers.json", "w") as f:
+    json.dump(answers, f)
+LEFT = answers
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+"""
+TAKE_ANSWERS = """
+import json, os
+found = []
+if os.path.exists("/tmp/answers.json"):
+    found.append("file")
+    globals().update(json.load(open("/tmp/answers.json")))
+if "LEFT" in globals():
+    found.append("namespace")
+    globals().update(LEFT)
+if any(b"sleep(600)" in open(f"/proc/{p}/cmdline", "rb").read()
+       for p in os.listdir("/proc") if p.isdigit()):
+    found.append("process")
+    prior1_for_omega2, useless_feature = 0.45, 1
+"""
+
+
+def test_a_sandbox_launched_ahead_holds_nothing_of_the_previous_submission(assignment,
+                                                                           tmp_path):
+    spares = _spares(assignment)
+    spares.wanted = True
+    try:
+        first = grade_notebook(assignment, notebook(solution_plus(LEAVE_ANSWERS),
+                                                    tmp_path / "a.ipynb"),
+                               LIMITS, allow_per_process_limits=True, spares=spares)
+        assert first.total == FULL, first.reason
+        waiting = spares.spare
+        assert waiting is not None and waiting.alive()  # launched while the first one ran
+        # the leaving-behind works within one kernel: the test can fail
+        same = grade(assignment, solution_plus(
+            LEAVE_ANSWERS, "del prior1_for_omega2, useless_feature", TAKE_ANSWERS), tmp_path)
+        assert same.total == FULL, same.reason
+        # the notebook answers the two questions only with what it finds left behind
+        nothing = [c for c in student_plus() if "prior1_for_omega2 = ..." not in c
+                   and "useless_feature = ..." not in c]
+        second = grade_notebook(assignment, notebook(nothing + [TAKE_ANSWERS],
+                                                     tmp_path / "b.ipynb"),
+                                LIMITS, allow_per_process_limits=True, spares=spares)
+        assert spares.taken[1] is waiting and spares.taken[0] is not waiting
+        assert second.scores["q5"] == second.scores["q6"] == 0, second.feedback
+        assert spares.spare is not None and spares.spare is not waiting
+    finally:
+        spares.close()  # a sandbox launched and never started leaves nothing either
+
+
+def test_a_sandbox_launched_ahead_that_stopped_is_replaced(assignment, tmp_path):
+    spares = _spares(assignment)
+    spares.wanted = True
+    try:
+        path = notebook(solution_plus(), tmp_path / "a.ipynb")
+        assert grade_notebook(assignment, path, LIMITS, allow_per_process_limits=True,
+                              spares=spares).total == FULL
+        spares.spare.proc.kill()
+        spares.spare.proc.wait()
+        spares.wanted = False
+        result = grade_notebook(assignment, path, LIMITS, allow_per_process_limits=True,
+                                spares=spares)
+        assert result.total == FULL, result.reason
+        assert spares.taken[1].proc is None and spares.spare is None  # closed; none wanted
+    finally:
+        spares.close()
 
 
 # --- the path and the shell ------------------------------------------------------------

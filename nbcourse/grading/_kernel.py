@@ -29,6 +29,9 @@ def main(config):
     sys.path[:] = config["path"]
     set_limits(config["limits"], int(config["cpu_seconds"]))
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    # no debugger: debugpy is a large import at every start and one more way into the
+    # kernel; ipykernel runs without it when it cannot be imported
+    sys.modules["debugpy"] = None
     argv = ["-f", config["connection_file"], "--HistoryManager.enabled=False",
             "--IPKernelApp.quiet=True", "--InteractiveShell.xmode=Minimal"]
     from ipykernel.kernelapp import IPKernelApp

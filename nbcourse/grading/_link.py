@@ -1,17 +1,18 @@
 """The grader's connection to one kernel, in a process of its own with hard limits.
 
-The grader passes this file's *text* (``python -I -c SOURCE``). Everything a kernel sends
-arrives here, never in the grading process, and is read as a stream, never whole: this
-process speaks ZeroMQ's wire protocol (ZMTP 3.0, NULL mechanism, as a DEALER) on the kernel's
-shell socket itself, in chunks, so what it holds does not grow with what the kernel sends.
-Of a reply it keeps the signature and parent frames (each at most ``MAX_HEADER`` bytes) and
-a copy of the content frame in which every JSON string that does not fit is cut: each keeps
-its first bytes (at least ``MIN_KEEP``, in all at most ``max_message`` bytes) and ends with a
-note of how many bytes were cut. So a cell that raises an exception with a message of
-50 MB is answered with a readable, shortened error; the signature is checked over every byte
-received. Address space and CPU time are capped by resource limits set before anything is
-read. A kernel that sends more than the limit of all its bytes, or too many messages that
-answer nothing, or bytes that are not ZMTP, ends its submission (a flood).
+The grader passes this file's *text* (``python -I -S -c SOURCE``: the standard library
+only). Everything a kernel sends arrives here, never in the grading process, and is read as
+a stream, never whole: this process speaks ZeroMQ's wire protocol (ZMTP 3.0, NULL mechanism,
+as a DEALER) on the kernel's shell socket itself, in chunks, so what it holds does not grow
+with what the kernel sends. Of a reply it keeps the signature and parent frames (each at
+most ``MAX_HEADER`` bytes) and a copy of the content frame in which every JSON string that
+does not fit is cut: each keeps its first bytes (at least ``MIN_KEEP``, in all at most
+``max_message`` bytes) and ends with a note of how many bytes were cut. So a cell that
+raises an exception with a message of 50 MB is answered with a readable, shortened error;
+the signature is checked over every byte received. Address space and CPU time are capped by
+resource limits set before anything is read. A kernel that sends more than the limit of all
+its bytes, or too many messages that answer nothing, or bytes that are not ZMTP, ends its
+submission (a flood).
 
 Protocol, on stdin and stdout: the first line of stdin is a JSON config; then each line of
 stdin is a request ``{"msg_type", "content", "msg_id", "timeout"}`` (send it, then wait for

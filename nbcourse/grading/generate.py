@@ -24,8 +24,6 @@ import re
 import sys
 from pathlib import Path
 
-import nbformat
-
 __all__ = ["generate", "strip_code", "strip_markdown", "student_path", "write_student"]
 
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
@@ -87,6 +85,8 @@ def generate(solution):
 
     ``solution`` is a notebook node or a path to one.
     """
+    import nbformat  # slow to import (its schema validator): only where a notebook is built
+
     nb = solution if isinstance(solution, nbformat.NotebookNode) else nbformat.read(
         str(solution), as_version=4)
     nb = copy.deepcopy(nb)
@@ -115,6 +115,8 @@ def student_path(folder):
 
 def student_text(folder):
     """The exact text the student notebook of ``folder`` should have."""
+    import nbformat
+
     nb = generate(Path(folder) / "solution.ipynb")
     return nbformat.writes(nb) + "\n"
 

@@ -11,9 +11,11 @@ Flow for one submission (:func:`grade_notebook`):
    transformers, no iopub) that returns one string framed by a fresh random nonce;
 4. parse that string strictly in this process and score it with the assignment's checks.
 
-:func:`grade_batch` spreads submissions over worker processes, prints one progress line per
-finished submission and writes ``grades.csv`` plus ``<path>/results.json`` (Gradescope), and
-the written answers for a person to score (:mod:`nbcourse.grading.written`).
+:func:`grade_batch` spreads submissions over worker processes (each launches the sandbox of
+its next submission while it grades the current one: :class:`Spares`), prints one progress
+line per finished submission and writes ``grades.csv`` plus ``<path>/results.json``
+(Gradescope), and the written answers for a person to score
+(:mod:`nbcourse.grading.written`).
 
 Everything read from a submission is untrusted: the notebook is read only if it is a
 regular file (no symlink, FIFO or device) within a size cap; the kernel's reply is parsed
@@ -48,7 +50,7 @@ from .files import (
 )
 from .sandbox import Flood, IsolationError, KernelDied, Sandbox, require_isolation
 
-__all__ = ["BatchResults", "GradeResult", "IsolationError", "NotebookError", "grade_batch",
+__all__ = ["BatchResults", "GradeResult", "IsolationError", "NotebookError", "Spares", "grade_batch",
            "grade_notebook", "output_names", "read_code_cells"]
 
 MAX_RESTARTS = 3
@@ -217,19 +219,65 @@ def probe_seconds(questions, limits):
     return sum(limits.probe_timeout * len(q.probes()) + 5.0 for q in questions)
 
 
+class Spares:
+    """Sandboxes launched one submission ahead, for a worker that grades submissions one
+    after another: while one submission's cells run, the kernel of the next one starts.
+
+    Each sandbox serves one submission only (its first kernel or a restart), and nothing of
+    a submission is in it before that; at most one waits at a time, and only while
+    ``wanted`` says another submission follows. A waiting sandbox that has stopped is
+    replaced by a fresh one.
+    """
+
+    def __init__(self, limits, tree_limits, extra_seconds):
+        self.args = (limits, tree_limits, extra_seconds)
+        self.spare = None
+        self.wanted = False
+
+    def take(self):
+        """The waiting sandbox if it still runs, else a new one (not yet launched)."""
+        box, self.spare = self.spare, None
+        if box is not None and box.alive():
+            return box
+        if box is not None:
+            box.close()
+        return Sandbox(*self.args)
+
+    def prepare(self):
+        """Launch the next submission's sandbox, if one is wanted and none waits."""
+        if self.spare is not None or not self.wanted:
+            return
+        box = Sandbox(*self.args)
+        try:
+            box.launch()
+        except (OSError, KernelDied):  # the next submission starts its own
+            box.close()
+            return
+        self.spare = box
+
+    def close(self):
+        if self.spare is not None:
+            self.spare.close()
+            self.spare = None
+
+
 class _Run:
     """State of one submission's kernel: executed cells, restarts, notes, deadlines.
 
     Starting, restarting and replaying all count against the one total deadline of the
     cells; the probes have a budget of their own (:func:`probe_seconds`), so that a
     notebook whose later cells use up the total time still has its answers checked.
+    ``spares`` (:class:`Spares`, with the same limits) provides the sandboxes and launches
+    the next submission's once this one's kernel runs.
     """
 
-    def __init__(self, limits, cells, tree_limits, questions=()):
+    def __init__(self, limits, cells, tree_limits, questions=(), spares=None):
         self.limits, self.cells, self.tree_limits = limits, cells, tree_limits
         self.questions = list(questions)
         self.defined = _defined(cells)
         self.reserve = probe_seconds(self.questions, limits)
+        self.spares = spares if spares is not None and spares.args == (
+            limits, tree_limits, self.reserve) else None
         self.deadline = time.monotonic() + limits.total_timeout
         self.probe_deadline = None  # set when the probes start
         self.hidden_failed = False  # a hidden test's probes ended the grading
@@ -252,8 +300,11 @@ class _Run:
     def start(self):
         if self.remaining() <= 0:
             raise KernelDied("total time limit reached before the kernel started")
-        self.sandbox = Sandbox(self.limits, self.tree_limits, extra_seconds=self.reserve)
+        self.sandbox = (self.spares.take() if self.spares is not None
+                        else Sandbox(self.limits, self.tree_limits, extra_seconds=self.reserve))
         self.sandbox.start(timeout=min(30.0, self.remaining()))
+        if self.spares is not None:
+            self.spares.prepare()
 
     def restart(self):
         """Fresh kernel; replay the cells that ran before. False if out of budget."""
@@ -427,7 +478,7 @@ def _not_run(assignment, name, status, reason, identity=None):
 
 
 def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_limits=False,
-                   identity=None):
+                   identity=None, spares=None):
     """Grade the notebook at ``path``; never raises for a bad submission.
 
     Parameters
@@ -444,6 +495,9 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     identity : variants.Identity, optional
         The owner, from a roster or Gradescope: per-student answers are checked for them.
         Without it the notebook's own ``STUDENT_ID`` is used, flagged as unverified.
+    spares : Spares, optional
+        Sandboxes launched ahead (with these limits): the kernel is taken from it, and the
+        next submission's sandbox is launched once this one's kernel runs.
 
     Returns
     -------
@@ -467,7 +521,7 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     except NotebookError as exc:
         return _score(assignment, name, empty, "invalid", str(exc), time.monotonic() - start,
                       identity)
-    run = _Run(limits, cells, found.tree_limits, assignment.questions)
+    run = _Run(limits, cells, found.tree_limits, assignment.questions, spares)
     try:
         try:
             run.start()
@@ -669,10 +723,12 @@ class _WorkerProcess:
         self.proc.stdin.write(json.dumps(self.config) + "\n")
         self.proc.stdin.flush()
 
-    def grade(self, path, name, timeout, identity=None):
+    def grade(self, path, name, timeout, identity=None, more=False):
+        """Grade one submission; ``more``: another will follow (the worker launches its
+        sandbox while it grades this one)."""
         if self.proc is None or self.proc.poll() is not None:
             self._start()
-        task = {"path": str(path), "name": name,
+        task = {"path": str(path), "name": name, "more": bool(more),
                 "identity": identity.to_dict() if identity is not None else None}
         self.proc.stdin.write(json.dumps(task) + "\n")
         self.proc.stdin.flush()
@@ -729,17 +785,25 @@ def _worker_main():
     config = json.loads(sys.stdin.readline())
     assignment = load_assignment(config["assignment"])
     limits = Limits(**config["limits"])
-    for line in sys.stdin:
-        task = json.loads(line)
-        identity = variants.Identity(**task["identity"]) if task.get("identity") else None
-        try:
-            result = grade_notebook(assignment, task["path"], limits, task["name"],
-                                    config["allow_per_process_limits"], identity)
-        except Exception as exc:  # keep the batch going; record the failure
-            result = _not_run(assignment, task["name"], "error", f"grader error: {exc!r}",
-                              identity)
-        protocol.write(json.dumps(result.to_dict()) + "\n")
-        protocol.flush()
+    found = require_isolation(config["allow_per_process_limits"])
+    spares = Spares(limits, found.tree_limits, probe_seconds(assignment.questions, limits))
+    try:
+        for line in sys.stdin:
+            task = json.loads(line)
+            identity = variants.Identity(**task["identity"]) if task.get("identity") else None
+            spares.wanted = bool(task.get("more"))
+            try:
+                result = grade_notebook(assignment, task["path"], limits, task["name"],
+                                        config["allow_per_process_limits"], identity, spares)
+            except Exception as exc:  # keep the batch going; record the failure
+                result = _not_run(assignment, task["name"], "error",
+                                  f"grader error: {exc!r}", identity)
+            if not spares.wanted:
+                spares.close()
+            protocol.write(json.dumps(result.to_dict()) + "\n")
+            protocol.flush()
+    finally:
+        spares.close()
 
 
 class BatchResults(list):
@@ -883,7 +947,7 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
                     return
                 try:
                     result = worker.grade(os.path.abspath(notebooks[i]), names[i], timeout,
-                                          owners[i])
+                                          owners[i], more=not tasks.empty())
                     result.name = names[i]
                 except Exception as exc:
                     result = _not_run(assignment, names[i], "error", f"grader error: {exc}",

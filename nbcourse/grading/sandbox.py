@@ -395,12 +395,16 @@ class Sandbox:
         self.link = None  # the process holding the connection to the kernel
         self._pending = None
         self._ended = False  # the link stopped because the kernel died
+        self._launched = None  # (connection info, key, info pipe) until start() reads them
 
     # -- lifecycle ---------------------------------------------------------------------
 
-    def start(self, timeout=30.0):
-        """Start the sandbox and wait until its kernel answers a kernel_info request."""
-        deadline = time.monotonic() + timeout
+    def launch(self):
+        """Start the sandbox's processes without waiting for its kernel (:meth:`start`
+        waits). Nothing of a submission is in it until :meth:`execute`, so a worker may
+        launch the next submission's sandbox while it grades the current one."""
+        if self.proc is not None:
+            return
         key = secrets.token_hex(32)
         shell_port = 1 + secrets.randbelow(60000)
         info = {"transport": "ipc", "ip": f"{SCRATCH}/.kernel", "key": key,
@@ -413,6 +417,7 @@ class Sandbox:
                   "connection_file": f"{SCRATCH}/.kernel.json"}
         conn_r, conn_w = os.pipe()
         info_r, info_w = os.pipe()
+        launched = False
         try:
             cmd = bwrap_command(self.limits.file_mb, [
                 "--file", str(conn_r), config["connection_file"], "--info-fd", str(info_w),
@@ -431,10 +436,21 @@ class Sandbox:
                 cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=None if log else subprocess.DEVNULL, pass_fds=(conn_r, info_w),
                 cwd="/", close_fds=True)
+            launched = True
         finally:
-            for fd in (conn_r, conn_w, info_w):
+            for fd in (conn_r, conn_w, info_w, None if launched else info_r):
                 if fd is not None:
                     os.close(fd)
+        self._launched = (info, key, info_r)
+
+    def start(self, timeout=30.0):
+        """Start the sandbox (unless :meth:`launch` did) and wait until its kernel answers
+        a kernel_info request."""
+        deadline = time.monotonic() + timeout
+        self.launch()
+        if self._launched is None:
+            raise KernelDied("the sandbox was started before")
+        (info, key, info_r), self._launched = self._launched, None
         self.child = self._child_pid(info_r, deadline)
         self._connect(info, key)
         reply = self._request("kernel_info_request", {}, max(deadline - time.monotonic(), 0.1))
@@ -473,7 +489,7 @@ class Sandbox:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "MALLOC_ARENA_MAX": "2",
                "LANG": "C.UTF-8"}
         self.link = subprocess.Popen(
-            [sys.executable, "-I", "-c", LINK_SOURCE], stdin=subprocess.PIPE,
+            [sys.executable, "-I", "-S", "-c", LINK_SOURCE], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=None if os.environ.get("NBCOURSE_GRADING_DEBUG") else subprocess.DEVNULL, cwd="/", close_fds=True,
             env=env, bufsize=0)
         _write_all(self.link.stdin, json.dumps(config).encode() + b"\n")
@@ -597,6 +613,9 @@ class Sandbox:
     def kill(self):
         """Kill the sandbox and every process in it; True when none is left."""
         ok = True
+        if self._launched is not None:  # launched, never started
+            os.close(self._launched[2])
+            self._launched = None
         if self.proc is not None:
             if self.proc.poll() is None:
                 self.proc.kill()  # bwrap: --die-with-parent takes the whole PID namespace
