@@ -37,7 +37,7 @@ BASELINE = "8c0c03b"  # the grader with its own zygote and mount code
 THROUGHPUT = textwrap.dedent("""
     import json, os, shutil, sys, time
     from pathlib import Path
-    from nbcourse.grading.grader import grade_batch
+    from nbcourse.grading.batch import grade_batch
     assignment, tmp, copies, workers = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     subs = tmp / "submissions"
     subs.mkdir()
@@ -91,7 +91,7 @@ HOSTILE = textwrap.dedent("""
     import threading
     from hostile import FILL_SCRATCH, FLOOD, HUGE_REPR, MEMORY_SPLIT, code_cells, notebook
     from nbcourse.grading.assignment import Limits
-    from nbcourse.grading.grader import grade_batch
+    from nbcourse.grading.batch import grade_batch
     assignment, tmp = Path(sys.argv[2]), Path(sys.argv[3])
     subs = tmp / "subs"
     subs.mkdir()
@@ -128,7 +128,7 @@ HOSTILE = textwrap.dedent("""
                         ticks = f.read().rsplit(")", 1)[1].split()[11:13]
                 except OSError:
                     continue
-                kind = ("worker" if b"nbcourse.grading.grader" in cmd and b"--worker" in cmd
+                kind = ("worker" if b"nbcourse.grading.batch" in cmd and b"--worker" in cmd
                         else "link" if b"connection to one kernel" in cmd else None)
                 hwm = [line for line in status.splitlines() if line.startswith("VmHWM:")]
                 pss = []

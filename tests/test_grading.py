@@ -403,7 +403,7 @@ def test_results_never_show_hidden_expected_values(tmp_path):
     cells.append("def log_odds_weights(p, q):\n    return np.zeros(len(p)) + 0.5\n"
                  "ex3_w0 = 1.0\nex3b_w0 = 1.0\nuseless_feature = 3\n")
     path = notebook(cells, tmp_path / "wrong.ipynb")
-    from nbcourse.grading.grader import grade_batch
+    from nbcourse.grading.batch import grade_batch
 
     grade_batch(EX_BINARY, [path], tmp_path / "out", workers=1, limits=HONEST, progress=None)
     text = (tmp_path / "out" / "wrong.ipynb" / "results.json").read_text()
@@ -674,7 +674,7 @@ def test_reply_text_is_parsed_only_within_its_size_limit():
 
 
 def test_output_names_are_injective_and_stay_inside_the_output_folder(tmp_path):
-    from nbcourse.grading.grader import output_names
+    from nbcourse.grading.batch import output_names
 
     paths = [tmp_path / p for p in [
         "a/hw.ipynb", "b/hw.ipynb", "hw-2.ipynb", "hw 2.ipynb", "hw%202.ipynb", "hw_2.ipynb",
@@ -725,7 +725,7 @@ def test_only_regular_files_are_read(tmp_path):
 
 def test_without_bubblewrap_the_grader_refuses(monkeypatch, tmp_path):
     from nbcourse.grading import sandbox
-    from nbcourse.grading.grader import grade_batch
+    from nbcourse.grading.batch import grade_batch
 
     monkeypatch.setattr(sandbox, "_bwrap", lambda: None)
     sandbox.isolation.cache_clear()

@@ -20,8 +20,9 @@ from hostile import (
 )
 
 from nbcourse.grading import Limits
+from nbcourse.grading.batch import grade_batch
 from nbcourse.grading.generate import student_path
-from nbcourse.grading.grader import grade_batch, grade_notebook
+from nbcourse.grading.grader import grade_notebook
 
 LIMITS = Limits(**HONEST_LIMITS)
 NUMBER = re.compile(r"^(0|[1-9]\d*)(\.\d*[1-9])?$")  # 10, 8.5, 0.25: never 10.0 or 1e-05
@@ -118,7 +119,7 @@ def test_a_late_submission_and_a_regrade_keep_every_row_and_written_score(tmp_pa
 _KILLED_BATCH = """
 import os, sys
 from nbcourse.grading import Limits
-from nbcourse.grading.grader import grade_batch
+from nbcourse.grading.batch import grade_batch
 
 def progress(line):
     print(line, flush=True)

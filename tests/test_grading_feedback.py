@@ -256,7 +256,7 @@ def test_written_answers_by_cell_id_and_by_section(tmp_path):
 def test_written_answers_are_exported_and_hand_scores_merged(tmp_path):
     from nbcourse.__main__ import main
     from nbcourse.grading import Limits
-    from nbcourse.grading.grader import grade_batch
+    from nbcourse.grading.batch import grade_batch
 
     good = _student_with_answer(tmp_path, "ada.ipynb", "=1+1 <script>alert(1)</script>\nline 2")
     blank = _student_with_answer(tmp_path, "bob.ipynb", "*Write your answer here.*")

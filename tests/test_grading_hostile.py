@@ -42,14 +42,9 @@ from hostile import (
 
 from nbcourse.grading import Limits
 from nbcourse.grading.assignment import load_assignment
+from nbcourse.grading.batch import _readline, grade_batch
 from nbcourse.grading.generate import student_path
-from nbcourse.grading.grader import (
-    Spares,
-    _readline,
-    grade_batch,
-    grade_notebook,
-    probe_seconds,
-)
+from nbcourse.grading.grader import Spares, grade_notebook, probe_seconds
 from nbcourse.grading.sandbox import Sandbox, _descendants, _own_cgroups
 
 LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,

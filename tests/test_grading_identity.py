@@ -13,8 +13,9 @@ import pytest
 from hostile import HONEST_LIMITS, ROOT, code_cells, notebook, with_student_id
 
 from nbcourse.grading import Limits, load_assignment, personal_seed, read_roster
+from nbcourse.grading.batch import grade_batch, gradescope_results
 from nbcourse.grading.generate import student_path
-from nbcourse.grading.grader import grade_batch, grade_notebook, gradescope_results
+from nbcourse.grading.grader import grade_notebook
 from nbcourse.grading.variants import (
     CONFUSABLES,
     Identity,

@@ -11,8 +11,8 @@ import nbformat
 import pytest
 from hostile import EX_BINARY
 
+from nbcourse.grading.batch import grade_batch, output_names
 from nbcourse.grading.generate import student_path
-from nbcourse.grading.grader import grade_batch, output_names
 
 INVISIBLE = ["\u202e", "\u202d", "\u2066", "\u2069", "\u200b", "\u200d", "\ufeff", "\x1b",
              "\x07", "\u2028", "\x9b"]

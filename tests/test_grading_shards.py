@@ -26,8 +26,8 @@ from hostile import (
 
 from nbcourse.__main__ import main
 from nbcourse.grading import Limits
+from nbcourse.grading.batch import grade_batch
 from nbcourse.grading.generate import student_path
-from nbcourse.grading.grader import grade_batch
 from nbcourse.grading.shards import (
     grade_on_dask,
     grade_shard,

@@ -7,7 +7,9 @@
 * :mod:`~nbcourse.grading.variants` — per-student numbers for compute-a-value questions,
   checked for the owner a roster or Gradescope names (never the notebook's claim);
 * :mod:`~nbcourse.grading.sandbox` — one kernel per submission in a bubblewrap sandbox;
-* :mod:`~nbcourse.grading.grader` — scoring, batches, ``grades.csv`` and ``results.json``;
+* :mod:`~nbcourse.grading.grader` — one submission: run it in its sandbox and score it;
+* :mod:`~nbcourse.grading.batch` — many submissions on worker processes, ``grades.csv`` and
+  ``results.json``;
 * :mod:`~nbcourse.grading.gradescope` — the Gradescope autograder bundle.
 
 This package is imported only on demand (``nbcourse`` itself does not import it), so the

@@ -97,8 +97,8 @@ def grade_main(argv=None):
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error(f"argument --workers: expected an integer >= 1, got {args.workers}")
+    from .batch import grade_batch
     from .gradebook import OutputBusy
-    from .grader import grade_batch
     from .sandbox import IsolationError
 
     try:

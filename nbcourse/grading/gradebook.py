@@ -1,7 +1,7 @@
 """The output folder of a batch, kept across batches: ``grades.csv``, written scores, a lock.
 
 Grading into a folder that already holds grades adds or replaces only the submissions
-given, keyed by their output name (:func:`~nbcourse.grading.grader.output_names`); every
+given, keyed by their output name (:func:`~nbcourse.grading.batch.output_names`); every
 other row stays, and so does every written score and comment that ``grade-merge`` added.
 The written scores are kept in ``OUT/.nbcourse/written-scores.json`` and applied to each
 row and each ``results.json`` whenever either is written, so a later batch, a regrade or a

@@ -164,7 +164,7 @@ def shown_name(path):
     >>> shown_name("a\u202eb\udce9.ipynb"), shown_name("\u0430lice-é.ipynb")
     ('a\\u202eb\\xe9.ipynb', '\\u0430lice-é.ipynb')
     """
-    from .grader import accented_latin
+    from .batch import accented_latin
 
     out = []
     for c in str(path)[:100]:
@@ -209,8 +209,9 @@ def _owner(root, field):
 
 def run(root):
     """Grade the submission under ``root`` (Gradescope's layout); always write results."""
+    from .batch import gradescope_results
     from .files import clip
-    from .grader import grade_notebook, gradescope_results
+    from .grader import grade_notebook
     from .sandbox import IsolationError
 
     root = Path(root).resolve()

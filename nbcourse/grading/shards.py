@@ -2,7 +2,7 @@
 
 A batch (the submissions given to ``grade``, in the order given) splits into ``N`` shards
 by a stable rule: the submission whose output name is ``name`` (its path relative to the
-batch's base folder, :func:`~nbcourse.grading.grader.output_names`) belongs to shard
+batch's base folder, :func:`~nbcourse.grading.batch.output_names`) belongs to shard
 ``sha256(name) mod N`` (:func:`shard_of`). The rule depends on neither the order of the
 files nor the machine nor where the folder of submissions is mounted, and every
 submission belongs to exactly one shard.
@@ -81,7 +81,7 @@ def shard_plan(notebooks, count, base=None):
     """Split a batch: ``(base, names, shards)`` where ``names`` are the output names of
     every notebook (relative to ``base``, by default the folder the notebooks share, as
     one ``grade`` run would name them) and ``shards[k]`` the indices of shard ``k``."""
-    from .grader import output_names
+    from .batch import output_names
 
     paths = [os.path.abspath(os.fspath(p)) for p in notebooks]
     if not paths:
@@ -98,13 +98,13 @@ def shard_plan(notebooks, count, base=None):
 
 def grade_shard(assignment_dir, notebooks, out_dir, shard, count, base=None, **options):
     """Grade shard ``shard`` of ``count`` of the batch ``notebooks`` into ``out_dir`` with
-    :func:`~nbcourse.grading.grader.grade_batch` (``options``: its keyword arguments).
+    :func:`~nbcourse.grading.batch.grade_batch` (``options``: its keyword arguments).
 
     ``notebooks`` is the whole batch, the same on every machine; only this shard's
     submissions are graded. Output names are those of the whole batch. Running it again
     resumes the shard. ValueError if ``out_dir`` holds another shard or another batch."""
     from .assignment import load_assignment
-    from .grader import grade_batch
+    from .batch import grade_batch
 
     if not isinstance(count, int) or isinstance(count, bool) or count < 1 or not (
             isinstance(shard, int) and 0 <= shard < count):
@@ -138,7 +138,7 @@ def grade_shard(assignment_dir, notebooks, out_dir, shard, count, base=None, **o
 
 
 def _empty_results():
-    from .grader import BatchResults
+    from .batch import BatchResults
 
     return BatchResults()
 

@@ -1,0 +1,460 @@
+"""Grade many notebooks: worker processes, output names, ``grades.csv`` and ``results.json``.
+
+:func:`grade_batch` spreads submissions over worker processes, each a ``python -m
+nbcourse.grading.batch --worker`` that grades with :func:`~nbcourse.grading.grader.grade_notebook`
+and launches the sandbox of its next submission while it grades the current one
+(:class:`~nbcourse.grading.grader.Spares`). It prints one progress line per finished
+submission and writes ``grades.csv`` plus ``<name>/results.json`` (Gradescope's format) and
+the written answers for a person to score (:mod:`nbcourse.grading.written`). Output names are
+derived injectively from the input paths (:func:`output_names`); every text that reaches an
+output file or a progress line is truncated and stripped of control characters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import unicodedata
+from pathlib import Path
+
+from . import variants
+from .assignment import Limits, load_assignment
+from .files import (
+    _write_atomic,
+    clip,
+)
+from .grader import GradeResult, Spares, _not_run, grade_notebook, probe_seconds
+from .sandbox import require_isolation
+
+__all__ = ["BatchResults", "grade_batch", "gradebook_columns", "gradebook_row", "gradescope_results",
+           "output_names", "write_results"]
+
+MAX_NAME = 200  # characters of one path component of an output name
+
+
+# --- output files ----------------------------------------------------------------------
+
+
+def gradescope_results(result):
+    """Gradescope's results.json for one :class:`GradeResult`.
+
+    Nothing shown before publication depends on a hidden test: hidden tests are one entry
+    per question, visible ``after_published``, named by number only (a name may describe
+    an input); the total score, which counts hidden passes, is visible after publication
+    too; the output shows the status and notes as they stood before the first hidden probe
+    ran; and the execution time, which a submission can vary with a hidden input, is not
+    written.
+    """
+    tests = []
+    for qname, items in result.feedback.items():
+        for hidden in (False, True):
+            part = [f for f in items if f["hidden"] is hidden]
+            if not part:
+                continue
+            max_score = sum(f["points"] for f in part)
+            score = sum(f["points"] for f in part if f["passed"])
+            lines = [f"{'PASS' if f['passed'] else 'FAIL'} hidden test {k}" if hidden else
+                     f"{'PASS' if f['passed'] else 'FAIL'} {clip(f['test'], 200)}"
+                     + ("" if f["passed"] else f": {clip(f['message'], 500)}")
+                     for k, f in enumerate(part, 1)]
+            tests.append({"name": f"{qname} ({'hidden' if hidden else 'public'} tests)",
+                          "score": round(score, 4), "max_score": round(max_score, 4),
+                          "output": "\n".join(lines),
+                          "visibility": "after_published" if hidden else "visible"})
+    status, reason = result.shown or (result.status, result.reason)
+    reason = clip(reason)
+    output = (f"Status: {status}." + (f" {reason}" if reason else "")
+              + (f" {variants.describe(result.identity)}" if result.identity else ""))
+    data = {"score": round(result.total, 4), "output": output, "tests": tests}
+    if result.identity:
+        data["extra_data"] = {"identity": result.identity}  # Gradescope keeps it, unshown
+    if any(f["hidden"] for items in result.feedback.values() for f in items):
+        data["visibility"] = "after_published"  # the total counts hidden passes
+    return data
+
+
+def write_results(result, folder, written=None):
+    """Write ``folder/results.json`` for ``result``, with the ``written`` scores if given."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    data = gradescope_results(result)
+    if written is not None:
+        data = written.apply(data, result.name)
+    return _write_atomic(folder / "results.json", json.dumps(data, indent=2) + "\n")
+
+
+def gradebook_columns(assignment):
+    """The columns of grades.csv before any written score is merged."""
+    return ["submission", *[q.name for q in assignment.questions], "total", "max", "status",
+            "reason", "seconds", *IDENTITY_COLUMNS]
+
+
+IDENTITY_COLUMNS = ("student_id", "id_source", "id_check")
+"""The identifier the per-student answers were checked for, where it came from, and how
+the notebook's own STUDENT_ID compares with it (``differs`` and ``look-alike`` flag a claim
+of another identifier; see :func:`~nbcourse.grading.variants.id_status`)."""
+
+
+def gradebook_row(result):
+    """The grades.csv row of one :class:`GradeResult` (numbers as text, one format)."""
+    from .gradebook import number
+
+    return {"submission": result.name,
+            **{name: number(score) for name, score in result.scores.items()},
+            "total": number(result.total), "max": number(result.max_score),
+            "status": result.status, "reason": result.reason, "seconds": number(result.seconds),
+            "student_id": result.identity.get("student_id", ""),
+            "id_source": result.identity.get("source", ""),
+            "id_check": result.identity.get("check", "")}
+
+
+# --- batch with worker processes -------------------------------------------------------
+
+_RESERVED = {"grades.csv", "results.json", "written-answers.csv", "written-answers.html"}
+
+
+def accented_latin(char):
+    """Whether the non-ASCII ``char`` is a Latin letter with accents (é, ñ, ö: an ASCII
+    letter and combining marks, in its composed form), which no reader takes for a plain
+    ASCII letter. Every other non-ASCII letter or digit may look like one (Cyrillic а,
+    Greek ο, fullwidth ａ, dotless ı, the Ångström sign Å) and is shown escaped.
+
+    >>> [accented_latin(c) for c in "éÅ\u0430\u03bf\uff41\u0131\u212b\u0451"]
+    [True, True, False, False, False, False, False, False]
+    """
+    if unicodedata.normalize("NFC", char) != char:
+        return False
+    parts = unicodedata.normalize("NFD", char)
+    return (len(parts) > 1 and parts[0].isascii() and parts[0].isalpha()
+            and all(unicodedata.combining(c) for c in parts[1:]))
+
+
+def _safe_component(part):
+    """Percent-encode one path component so that the encoding is injective and the result
+    is a plain, printable file name that is neither hidden nor an output file's name, in
+    which no character looks like an ASCII letter or digit that it is not."""
+    out = []
+    for i, char in enumerate(part):
+        keep = (char.isalnum() and (char.isascii() or accented_latin(char))) \
+            or char in "-_" or (char == "." and i)
+        raw = char.encode("utf-8", "surrogateescape")  # a byte of a non-UTF-8 name is kept
+        out.append(char if keep else "".join(f"%{b:02X}" for b in raw))
+    safe = "".join(out)
+    if safe in _RESERVED:
+        safe = f"%{ord(safe[0]):02X}{safe[1:]}"
+    if len(safe.encode("utf-8")) > MAX_NAME:
+        import hashlib
+
+        digest = hashlib.sha256(part.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        safe = safe[:MAX_NAME - 20].rstrip("%") + "%~" + digest
+    return safe
+
+
+def output_names(paths, base=None):
+    """Injective, safe output names for ``paths``: each path relative to ``base`` (by
+    default the folder the paths share), one percent-encoded component per folder (so
+    per-student folders are kept), never ``.``/``..``, never hidden, never an output file's
+    name (``grades.csv``, ``results.json``, the written-answers files). Any byte sequence
+    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other. Names
+    that look alike stay visibly distinct: a non-ASCII character that could be taken for
+    an ASCII one (Cyrillic а in ``аlice``) is percent-encoded (``%D0%B0lice``); accented
+    Latin letters (é) are kept.
+
+    >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
+    ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
+    >>> output_names(["x/grades.csv", "x/...ipynb", "x/=1+1 é.ipynb", "x/%3D1.ipynb"])
+    ['%67rades.csv', '%2E..ipynb', '%3D1%2B1%20é.ipynb', '%253D1.ipynb']
+    >>> output_names(["s/a/hw.ipynb"], base="s"), output_names([b"s/caf\\xe9.ipynb".decode(
+    ...     "utf-8", "surrogateescape")])
+    (['a/hw.ipynb'], ['caf%E9.ipynb'])
+    >>> output_names(["s/alice.ipynb", "s/\u0430lice.ipynb"])
+    ['alice.ipynb', '%D0%B0lice.ipynb']
+    """
+    absolute = [os.path.abspath(os.fspath(p)) for p in paths]
+    if len(set(absolute)) != len(absolute):
+        twice = next(p for i, p in enumerate(absolute) if p in absolute[:i])
+        raise ValueError(f"paths must be distinct, got {twice!r} twice")
+    if not absolute:
+        return []
+    if base is None:
+        base = os.path.commonpath([os.path.dirname(p) for p in absolute])
+    else:
+        base = os.path.abspath(os.fspath(base))
+        outside = [p for p in absolute if os.path.commonpath([p, base]) != base or p == base]
+        if outside:
+            raise ValueError(f"base must be a folder that holds every path, got {base!r}, "
+                             f"which does not hold {outside[0]!r}")
+    names = []
+    for p in absolute:
+        parts = Path(os.path.relpath(p, base)).parts
+        names.append("/".join(_safe_component(c) for c in parts))
+    return names
+
+
+class _WorkerProcess:
+    """A grading worker subprocess speaking JSON lines on its stdin/stdout."""
+
+    def __init__(self, config):
+        self.config = config
+        self.proc = None
+
+    def _start(self):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-P", "-m", "nbcourse.grading.batch", "--worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+            cwd="/", close_fds=True)
+        self.proc.stdin.write(json.dumps(self.config) + "\n")
+        self.proc.stdin.flush()
+
+    def grade(self, path, name, timeout, identity=None, more=False):
+        """Grade one submission; ``more``: another will follow (the worker launches its
+        sandbox while it grades this one)."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        task = {"path": str(path), "name": name, "more": bool(more),
+                "identity": identity.to_dict() if identity is not None else None}
+        self.proc.stdin.write(json.dumps(task) + "\n")
+        self.proc.stdin.flush()
+        line = _readline(self.proc.stdout, timeout)
+        if not line:
+            self.stop(force=True)
+            raise RuntimeError("grading worker stopped or exceeded the total time limit")
+        return GradeResult.from_dict(json.loads(line))
+
+    def stop(self, force=False):
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                if force:
+                    self.proc.kill()  # its sandboxes die with it (--die-with-parent)
+                else:
+                    self.proc.stdin.close()
+                try:
+                    self.proc.wait(5)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+            self.proc = None
+
+
+def _readline(stream, timeout, limit=16 * 1024 * 1024):
+    import selectors
+
+    with selectors.DefaultSelector() as sel:
+        sel.register(stream, selectors.EVENT_READ)
+        if not sel.select(timeout):
+            return ""
+    return stream.readline(limit)
+
+
+def _die_with_parent():
+    """SIGKILL this worker when the batch process dies (Linux); its sandboxes follow it."""
+    import ctypes
+    import signal
+
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _worker_main():
+    """Worker loop: first line is the config, then one task per line, one reply per line."""
+    protocol = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # nothing else may write to the protocol pipe
+    _die_with_parent()
+    config = json.loads(sys.stdin.readline())
+    assignment = load_assignment(config["assignment"])
+    limits = Limits(**config["limits"])
+    found = require_isolation(config["allow_per_process_limits"])
+    spares = Spares(limits, found.tree_limits, probe_seconds(assignment.questions, limits))
+    try:
+        for line in sys.stdin:
+            task = json.loads(line)
+            identity = variants.Identity(**task["identity"]) if task.get("identity") else None
+            spares.wanted = bool(task.get("more"))
+            try:
+                result = grade_notebook(assignment, task["path"], limits, task["name"],
+                                        config["allow_per_process_limits"], identity, spares)
+            except Exception as exc:  # keep the batch going; record the failure
+                result = _not_run(assignment, task["name"], "error",
+                                  f"grader error: {exc!r}", identity)
+            if not spares.wanted:
+                spares.close()
+            protocol.write(json.dumps(result.to_dict()) + "\n")
+            protocol.flush()
+    finally:
+        spares.close()
+
+
+class BatchResults(list):
+    """The :class:`GradeResult` of each submission graded by one :func:`grade_batch`, in the
+    order given, with ``replaced`` (output names whose earlier row and results were
+    replaced) and ``kept`` (names already graded in the output folder, not graded again)."""
+
+    def __init__(self, results=(), replaced=(), kept=()):
+        super().__init__(results)
+        self.replaced, self.kept = list(replaced), list(kept)
+
+
+def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print,
+                allow_per_process_limits=False, regrade=False, base=None, roster=None):
+    """Grade ``notebooks`` with ``workers`` worker processes into the folder ``out_dir``.
+
+    Every submission gets a row of ``grades.csv`` (status graded, invalid or error), a
+    ``results.json`` in ``out_dir/<name>/`` where ``name`` comes from :func:`output_names`
+    (relative to ``base``, else to the base recorded by the folder's first batch if it
+    holds every notebook, else to the folder the notebooks share), and its written answers
+    in ``written-answers.csv``/``.html``; one progress line is printed per finished
+    submission.
+
+    The folder is incremental and resumable: rows of other submissions, the written
+    answers and their merged scores and comments are kept; a submission whose row and
+    ``results.json`` are already there is not graded again (``regrade=True`` grades it
+    again and replaces its row). Each submission's files are written as it finishes, its
+    ``results.json`` last and atomically, so a batch stopped at any point (Ctrl-C,
+    ``kill -9``) resumes where it stopped when run again.
+
+    ``roster`` (a :class:`~nbcourse.grading.variants.Roster`) names each submission's owner,
+    whose identifier per-student answers are checked for; a submission it does not list, or
+    every submission without one, falls back to the notebook's ``STUDENT_ID``, flagged
+    ``unverified`` in grades.csv and results.json.
+
+    Returns
+    -------
+    BatchResults
+        The results of the submissions graded now, in the order of ``notebooks``, with
+        ``replaced`` and ``kept`` names.
+
+    Raises
+    ------
+    IsolationError
+        Before grading anything, if the required isolation is unavailable.
+    ValueError
+        If ``out_dir`` holds another assignment's grades, or ``base`` does not hold
+        every notebook.
+    OutputBusy
+        If another batch or merge is writing to ``out_dir``.
+    """
+    from .gradebook import OutputFolder
+    from .written import WrittenExport
+
+    require_isolation(allow_per_process_limits)
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    assignment = load_assignment(assignment_dir)
+    limits = limits or assignment.limits
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    folder = OutputFolder(out_dir)
+    notebooks = [Path(p) for p in notebooks]
+    columns = gradebook_columns(assignment)
+    with folder.lock():
+        folder.claim(assignment.name)
+        rows = folder.read_rows(columns)
+        names = output_names(notebooks, folder.base(notebooks, base))
+        written = folder.load_written()
+        export = WrittenExport(assignment.path, out_dir)
+        done = {n for n in names if n in rows and (out_dir / n / "results.json").is_file()}
+        todo = [i for i, n in enumerate(names) if regrade or n not in done]
+        kept = [n for n in names if n in done and not regrade]
+        if kept and progress:
+            shown = ", ".join(clip(n, 200) for n in kept[:5]) + (", ..." if len(kept) > 5 else "")
+            progress(f"kept {len(kept)} submission{'s' * (len(kept) != 1)} already graded in "
+                     f"{clip(out_dir, 300)} (--regrade grades them again): {shown}")
+        for i in todo:  # a regrade stopped halfway is then resumed, not taken as done
+            (out_dir / names[i] / "results.json").unlink(missing_ok=True)
+        owners = (roster.owners(names, notebooks) if roster is not None
+                  else [None] * len(names))
+        results = _run_batch(assignment, notebooks, names, todo, workers, limits,
+                             allow_per_process_limits, progress, out_dir, folder, columns,
+                             rows, written, export, owners)
+        export.finish()
+    return results
+
+
+def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_process_limits,
+               progress, out_dir, folder, columns, rows, written, export, owners):
+    config = {"assignment": str(assignment.path), "limits": limits.__dict__,
+              "allow_per_process_limits": bool(allow_per_process_limits)}
+    tasks: queue.Queue = queue.Queue()
+    for i in todo:
+        tasks.put(i)
+    results: dict[int, GradeResult] = {}
+    replaced: list[int] = []
+    earlier = list(rows)
+    before = set(earlier)
+    lock = threading.Lock()
+    done = [0]
+    width = len(str(len(todo)))
+    # the worker enforces the total and the probes' own budget itself
+    timeout = limits.total_timeout + probe_seconds(assignment.questions, limits) + 30.0
+
+    def finish(i, result):
+        """Record one submission: written answers, its row, then results.json (last: its
+        presence says the submission is done)."""
+        name = names[i]
+        again = name in rows
+        rows[name] = gradebook_row(result)
+        # earlier rows first, then this batch's in the order given (not the order finished)
+        order = earlier + [names[j] for j in todo if names[j] in rows and names[j] not in before]
+        ordered = {n: rows[n] for n in order}
+        rows.clear()
+        rows.update(ordered)
+        export.update(name, notebooks[i], order=order)
+        folder.write_grades(columns, rows, written)
+        try:
+            write_results(result, out_dir / name, written)
+        except OSError as exc:
+            result.reason = clip(f"{result.reason}; results.json not written ({exc})")
+            rows[name] = gradebook_row(result)
+            folder.write_grades(columns, rows, written)
+        results[i] = result
+        if again:
+            replaced.append(i)
+        done[0] += 1
+        if progress:
+            progress(f"[{done[0]:>{width}}/{len(todo)}] {clip(name, 200)}: "
+                     f"{result.total:g}/{result.max_score:g} in {result.seconds:.1f} s "
+                     f"({result.status}{', replaced the earlier row' if again else ''})")
+
+    def work():
+        worker = _WorkerProcess(config)
+        try:
+            while True:
+                try:
+                    i = tasks.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    result = worker.grade(os.path.abspath(notebooks[i]), names[i], timeout,
+                                          owners[i], more=not tasks.empty())
+                    result.name = names[i]
+                except Exception as exc:
+                    result = _not_run(assignment, names[i], "error", f"grader error: {exc}",
+                                      owners[i])
+                with lock:
+                    finish(i, result)
+        finally:
+            worker.stop()
+
+    threads = [threading.Thread(target=work, daemon=True)
+               for _ in range(max(0, min(workers, len(todo))))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    order = [i for i in todo if i in results]
+    return BatchResults([results[i] for i in order], [names[i] for i in sorted(replaced)],
+                        [names[i] for i in range(len(names)) if i not in todo])
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--worker"]:
+        _worker_main()
