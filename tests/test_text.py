@@ -49,7 +49,7 @@ def test_vocabulary_is_the_brute_force_ranking(austen):
     assert len(vocab) == 300
     got = [counts[w] for w in vocab]
     assert got == sorted(got, reverse=True)  # by decreasing count
-    for a, b in zip(vocab, vocab[1:]):
+    for a, b in zip(vocab, vocab[1:], strict=False):
         assert counts[a] > counts[b] or a < b  # ties alphabetical
     left_out = set(counts) - set(vocab)
     assert max(counts[w] for w in left_out) <= counts[vocab[-1]]
@@ -149,3 +149,22 @@ def test_austen_passages_are_100_tokens_250_per_novel_in_text_order(austen):
     for c in range(6):
         pos = austen.position[austen.y == c]
         assert pos[0] == 0 and np.all(np.diff(pos) > 0)
+
+
+# --- figures ------------------------------------------------------------------------------
+
+def test_vocabulary_curves_draw_the_given_scores_and_refuse_mismatched_shapes():
+    import matplotlib.pyplot as plt
+
+    from nbcourse.plots import plot_length_confidence, plot_vocabulary_curves
+
+    ax = plot_vocabulary_curves([10, 100, 1000], {"multinomial": [0.2, 0.5, 0.8],
+                                                  "Bernoulli": [0.3, 0.4, 0.9]}, ylabel="acc")
+    assert [line.get_label() for line in ax.lines] == ["multinomial", "Bernoulli"]
+    assert_array_equal(ax.lines[1].get_ydata(), [0.3, 0.4, 0.9])
+    assert ax.figure.get_facecolor() == (1.0, 1.0, 1.0, 1.0)
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match=r"curves\['m'\] must have the shape of sizes"):
+        plot_vocabulary_curves([10, 100], {"m": [0.1]}, ylabel="acc")
+    with pytest.raises(ValueError, match="lengths must be a non-empty 1-d array of positive"):
+        plot_length_confidence([0, 10], [0.1, 0.2], [0.1, 0.2], [0.1, 0.2])
