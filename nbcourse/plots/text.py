@@ -73,7 +73,9 @@ def plot_vocabulary_curves(sizes, curves, *, ylabel: str, ax=None, title: str | 
     for (label, y), style in zip(curves.items(), _STYLES, strict=False):
         ax.plot(sizes, y, label=label, lw=1.8, ms=5, **style)
     ax.set_xscale("log")
-    ax.set_xlabel("vocabulary size V (most frequent words)")
+    ax.set_xticks(sizes, [f"{v:g}" for v in sizes])
+    ax.minorticks_off()
+    ax.set_xlabel("vocabulary size K (most frequent words)")
     ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title)
