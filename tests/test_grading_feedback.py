@@ -235,7 +235,8 @@ def test_written_questions_are_found_in_every_assignment():
     assert found == {"02-binary-discriminant": ["q5"], "05-q-minus-j": ["q6"],
                      "04-two-models": ["q6"], "06-experiments": ["q7"],
                      "01-discrete-features": ["q5", "q7"], "03-real-data": ["q2", "q5"],
-                     "07-smoothing": ["q3"], "08-scikit-learn": []}
+                     "07-smoothing": ["q3"], "08-scikit-learn": [],
+                     "10-text": ["q4"]}
 
 
 def test_written_answers_by_cell_id_and_by_section(tmp_path):
