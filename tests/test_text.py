@@ -168,3 +168,13 @@ def test_vocabulary_curves_draw_the_given_scores_and_refuse_mismatched_shapes():
         plot_vocabulary_curves([10, 100], {"m": [0.1]}, ylabel="acc")
     with pytest.raises(ValueError, match="lengths must be a non-empty 1-d array of positive"):
         plot_length_confidence([0, 10], [0.1, 0.2], [0.1, 0.2], [0.1, 0.2])
+
+
+def test_austen_file_is_package_data():
+    import tomllib
+    from fnmatch import fnmatch
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["nbcourse"]
+    assert any(fnmatch("data/austen.csv.gz", p) for p in patterns)
