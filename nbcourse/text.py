@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ._validation import _describe, check_int
+from ._validation import _describe, as_real_array, check_int
 from .naive_bayes import _DiscreteNB, _refuse_negative
 from .smoothing import log_lidstone
 
@@ -235,7 +235,9 @@ class MultinomialNB(_DiscreteNB):
         Parameters
         ----------
         X : array_like, shape (N, V)
-            Non-negative integer counts (e.g. from :func:`count_matrix`).
+            Word counts (e.g. from :func:`count_matrix`); as in scikit-learn, any
+            non-negative finite numbers are accepted, so fractional counts (tf-idf
+            weights) give the same formula with real ``x_w``.
         y : array_like, shape (N,)
             Class labels, at least two classes.
 
@@ -250,18 +252,12 @@ class MultinomialNB(_DiscreteNB):
         return self
 
     def _check_entries(self, X, reset):
+        X = as_real_array(X, "X")
+        if not np.isfinite(X).all():
+            idx = tuple(int(i) for i in np.argwhere(~np.isfinite(X))[0])
+            raise ValueError(f"X must contain finite word counts; entry {idx} is {X[idx].item()!r}")
         _refuse_negative(X, "non-negative word counts", "counts")
-        if X.dtype.kind == "f":
-            if not np.isfinite(X).all() or (X != np.round(X)).any():
-                bad = ~np.isfinite(X) | (X != np.round(X))
-                idx = tuple(int(i) for i in np.argwhere(bad)[0])
-                raise ValueError(
-                    f"X must contain non-negative integer word counts; entry {idx} is "
-                    f"{X[idx].item()!r}"
-                )
-        elif X.dtype.kind not in "iu":
-            raise TypeError(f"X must contain non-negative integer word counts, got dtype {X.dtype}")
-        return X.astype(np.int64)
+        return X
 
     def _joint_log_likelihood(self, X):
         log_theta = self.feature_log_prob_

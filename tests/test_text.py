@@ -127,10 +127,17 @@ def test_multinomial_with_alpha_zero_gives_exact_zeros_and_refuses_dead_rows():
 def test_multinomial_refuses_what_is_not_a_count():
     with pytest.raises(ValueError, match="Negative values in data"):
         MultinomialNB().fit([[1, -1], [0, 2]], [0, 1])
-    with pytest.raises(ValueError, match=r"non-negative integer word counts; entry \(0, 1\)"):
-        MultinomialNB().fit([[1, 0.5], [0, 2]], [0, 1])
+    with pytest.raises(ValueError, match=r"finite word counts; entry \(0, 1\) is inf"):
+        MultinomialNB().fit([[1, np.inf], [0, 2]], [0, 1])
     with pytest.raises(ValueError, match="alpha"):
         MultinomialNB(alpha=-1).fit([[1, 0], [0, 2]], [0, 1])
+
+
+def test_multinomial_takes_fractional_counts_as_sklearn_does():
+    X = np.array([[0.5, 1.25, 0.0], [2.0, 0.0, 0.75], [0.1, 0.2, 3.0]])
+    ours = MultinomialNB(alpha=0.5).fit(X, [0, 1, 1])
+    theirs = SkMultinomialNB(alpha=0.5, force_alpha=True).fit(X, [0, 1, 1])
+    assert_allclose(ours.predict_proba(X[::-1]), theirs.predict_proba(X[::-1]), rtol=1e-12)
 
 
 # --- the shipped passages ----------------------------------------------------------------

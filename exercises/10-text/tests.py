@@ -17,7 +17,6 @@ from nbcourse.grading import (
     Value,
     Verdict,
     close,
-    equal,
     error_verdict,
     student_id_is_set,
 )
