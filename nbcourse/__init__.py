@@ -47,6 +47,7 @@ MODULES = (
     "datasets",
     "interact",
     "publish",
+    "text",
 )
 
 #: Subpackages reachable as attributes (``nbcourse.plots``) without re-exporting their names.

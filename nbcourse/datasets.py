@@ -42,8 +42,8 @@ from importlib import resources
 
 import numpy as np
 
-__all__ = ["EMAIL_FEATURES", "CountTable", "email_features", "email_table", "expand_counts",
-           "hair_eye_color", "titanic"]
+__all__ = ["AUSTEN_NOVELS", "EMAIL_FEATURES", "CountTable", "Passages", "austen_passages",
+           "email_features", "email_table", "expand_counts", "hair_eye_color", "titanic"]
 
 
 @dataclass(frozen=True)
@@ -377,3 +377,74 @@ def email_features(names=None):
     table = email_table()
     columns = [_binarise(table[EMAIL_FEATURES[n][0]], EMAIL_FEATURES[n][1]) for n in names]
     return np.column_stack(columns), table["spam"].copy(), names
+
+
+#: The six novels of :func:`austen_passages`, in order of publication (the class codes 0..5).
+AUSTEN_NOVELS = ("Sense & Sensibility", "Pride & Prejudice", "Mansfield Park", "Emma",
+                 "Northanger Abbey", "Persuasion")
+
+
+@dataclass(frozen=True)
+class Passages:
+    """Passages of text labelled with their source.
+
+    Attributes
+    ----------
+    texts : tuple of str, length N
+        Each passage's lower-case word tokens joined by single spaces.
+    y : numpy.ndarray of int64, shape (N,)
+        Class code of each passage: ``classes[y[i]]`` is its source.
+    classes : tuple of str
+        Names of the classes.
+    position : numpy.ndarray of int64, shape (N,)
+        Index of each passage among the consecutive passages of its source.
+    """
+
+    texts: tuple[str, ...]
+    y: np.ndarray
+    classes: tuple[str, ...]
+    position: np.ndarray
+
+
+def austen_passages() -> Passages:
+    """1,500 passages of 100 words from Jane Austen's six novels, 250 from each.
+
+    The novels' texts come from the R package janeaustenr (Silge, MIT licence; the
+    texts are in the public domain).  Each passage is 100 consecutive word tokens
+    (:func:`nbcourse.text.tokenize`) of a novel's text without chapter headings; the
+    250 passages of a novel are evenly spaced through it.  Derivation, licence and
+    checksum: ``nbcourse/data/README.md``.
+
+    Returns
+    -------
+    Passages
+        Classes :data:`AUSTEN_NOVELS`, passages in the order of the novels and, within
+        a novel, of the text.
+
+    Raises
+    ------
+    ValueError
+        If the shipped file names a novel not in :data:`AUSTEN_NOVELS`.
+
+    Examples
+    --------
+    >>> p = austen_passages()
+    >>> len(p.texts), np.bincount(p.y).tolist()
+    (1500, [250, 250, 250, 250, 250, 250])
+    >>> p.texts[250].split()[:6]
+    ['it', 'is', 'a', 'truth', 'universally', 'acknowledged']
+    """
+    raw = resources.files("nbcourse").joinpath("data", "austen.csv.gz").read_bytes()
+    rows = list(csv.reader(io.StringIO(gzip.decompress(raw).decode("utf-8"))))
+    if rows[0] != ["novel", "position", "text"]:
+        raise ValueError(f"austen.csv.gz must have columns novel, position, text, got {rows[0]}")
+    unknown = {r[0] for r in rows[1:]} - set(AUSTEN_NOVELS)
+    if unknown:
+        raise ValueError(f"austen.csv.gz names novels not in AUSTEN_NOVELS: {sorted(unknown)}")
+    body = rows[1:]
+    return Passages(
+        texts=tuple(r[2] for r in body),
+        y=np.array([AUSTEN_NOVELS.index(r[0]) for r in body], dtype=np.int64),
+        classes=AUSTEN_NOVELS,
+        position=np.array([int(r[1]) for r in body], dtype=np.int64),
+    )

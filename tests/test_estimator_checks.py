@@ -16,6 +16,7 @@ from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 from sklearn.utils.estimator_checks import check_estimator
 
 from nbcourse.naive_bayes import CategoricalNB, FullJointNB, ProductOfBernoullisNB
+from nbcourse.text import MultinomialNB
 
 #: Why ProductOfBernoullisNB() fails a check: the check's data are not a 0/1 table.
 ONLY_BITS = (
@@ -90,6 +91,7 @@ def describe(results):
         (FullJointNB(), {}),
         (ProductOfBernoullisNB(binarize=0.0), {}),
         (ProductOfBernoullisNB(), STRICT_BITS_FAILURES),
+        (MultinomialNB(), {}),
     ],
     ids=repr,
 )

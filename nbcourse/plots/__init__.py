@@ -15,6 +15,7 @@ Chapters import from ``nbcourse.plots``.
 - ``sampling``: sampling distributions of a share over random batches;
 - ``smoothing``: smoothed estimates and cross-validation paths over the pseudo-count;
 - ``recalibration``: calibration maps of the recalibrators and reliability under a temperature;
+- ``text``: the two event models against vocabulary size, confidence against passage length;
 - ``evaluation``: zero-one loss under copied features, ROC and precision-recall curves;
 - ``missing``: the strategies for missing values against the share of holes;
 - ``style``: the shared look.
@@ -35,6 +36,7 @@ from . import (
                smoothing,
                style,
                tables,
+               text,
 )
 from .cube import *  # noqa: F403  (re-exports each module's __all__)
 from .estimation import *  # noqa: F403
@@ -50,10 +52,11 @@ from .simplex import *  # noqa: F403
 from .smoothing import *  # noqa: F403
 from .style import *  # noqa: F403
 from .tables import *  # noqa: F403
+from .text import *  # noqa: F403
 
 __all__ = [
     *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__, *simplex.__all__,
     *ratios.__all__, *posteriors.__all__, *reliability.__all__, *sampling.__all__,
-    *smoothing.__all__, *recalibration.__all__, *evaluation.__all__, *missing.__all__,
-    *style.__all__
+    *smoothing.__all__, *recalibration.__all__, *text.__all__, *evaluation.__all__,
+    *missing.__all__, *style.__all__
 ]

@@ -1,0 +1,270 @@
+"""Text as discrete features: tokens, a vocabulary, document-term counts, and the
+multinomial event model of naive Bayes.
+
+McCallum & Nigam (1998) name two ways of making naive Bayes generate a document
+over a vocabulary of ``V`` words:
+
+* the **multinomial** model (:class:`MultinomialNB`): a document is a sequence
+  of tokens, each drawn independently from one categorical distribution
+  ``θ_c`` over the vocabulary of its class, so only the counts ``x_w`` matter;
+* the **multivariate Bernoulli** model: a document is the ``V`` presence bits
+  of the vocabulary, each an independent Bernoulli variable given the class.
+  It is :class:`nbcourse.naive_bayes.ProductOfBernoullisNB` with
+  ``binarize=0`` applied to the counts (a count above 0 is a present word).
+
+:func:`tokenize` turns a text into lower-case word tokens,
+:func:`build_vocabulary` chooses the words of a fixed-size vocabulary by
+frequency (ties alphabetically, so it is deterministic), and
+:func:`count_matrix` gives the document-term counts both models take.
+
+Examples
+--------
+>>> docs = ["the cat sat", "the dog sat on the dog"]
+>>> vocab = build_vocabulary(docs)
+>>> vocab
+('the', 'dog', 'sat', 'cat', 'on')
+>>> count_matrix(docs, vocab)
+array([[1, 0, 1, 1, 0],
+       [2, 2, 1, 0, 1]])
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from ._validation import _describe, as_real_array, check_int
+from .naive_bayes import _DiscreteNB, _refuse_negative
+from .smoothing import log_lidstone
+
+__all__ = ["TOKEN_PATTERN", "MultinomialNB", "build_vocabulary", "count_matrix", "tokenize"]
+
+#: A word: letters a-z, with inner apostrophes kept (``elizabeth's``, ``don't``).
+TOKEN_PATTERN = re.compile(r"[a-z]+(?:'[a-z]+)*")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case word tokens of ``text``, in order.
+
+    A token is a run of the letters a-z, with apostrophes kept between letters
+    (:data:`TOKEN_PATTERN`, applied to ``text.lower()``).  Digits, punctuation
+    and the underscores of Project Gutenberg's italics separate tokens.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a str.
+
+    Examples
+    --------
+    >>> tokenize("It is a truth universally acknowledged, that _Mr._ Darcy's...")
+    ['it', 'is', 'a', 'truth', 'universally', 'acknowledged', 'that', 'mr', "darcy's"]
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {_describe(text)}")
+    return TOKEN_PATTERN.findall(text.lower())
+
+
+def _token_lists(docs, name: str = "docs") -> list[list[str]]:
+    """Each document as a list of tokens: a str is tokenized, a sequence of str is taken as is."""
+    if isinstance(docs, str) or not isinstance(docs, Iterable):
+        raise TypeError(
+            f"{name} must be a sequence of documents (each a str or a list of tokens), "
+            f"got {_describe(docs)}"
+        )
+    out = []
+    for i, doc in enumerate(docs):
+        if isinstance(doc, str):
+            out.append(tokenize(doc))
+        elif isinstance(doc, Sequence) and all(isinstance(t, str) for t in doc):
+            out.append(list(doc))
+        else:
+            raise TypeError(
+                f"{name}[{i}] must be a str or a sequence of str tokens, got {_describe(doc)}"
+            )
+    return out
+
+
+def build_vocabulary(docs, max_size: int | None = None, min_count: int = 1) -> tuple[str, ...]:
+    """The words of ``docs`` by decreasing total count, ties in alphabetical order.
+
+    Parameters
+    ----------
+    docs : sequence of str or of token lists
+        Strings are split by :func:`tokenize`.
+    max_size : int or None, default None
+        Keep at most this many words (the most frequent); ``None`` keeps all.
+    min_count : int, default 1
+        Keep only words that occur at least this many times in all of ``docs``.
+
+    Returns
+    -------
+    tuple of str
+        The vocabulary; word ``w`` is column ``vocabulary.index(w)`` of
+        :func:`count_matrix`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``docs`` is not a sequence of documents, or ``max_size`` /
+        ``min_count`` is not an integer ``>= 1``.
+
+    Examples
+    --------
+    >>> build_vocabulary(["b a b", "c a b"], max_size=2)
+    ('b', 'a')
+    """
+    if max_size is not None:
+        max_size = check_int(max_size, "max_size", 1)
+    min_count = check_int(min_count, "min_count", 1)
+    counts = Counter(t for doc in _token_lists(docs) for t in doc)
+    ranked = sorted((w for w, n in counts.items() if n >= min_count), key=lambda w: (-counts[w], w))
+    return tuple(ranked if max_size is None else ranked[:max_size])
+
+
+def count_matrix(docs, vocabulary: Sequence[str]) -> np.ndarray:
+    """Document-term counts: ``X[i, w]`` is how often word ``vocabulary[w]`` occurs in ``docs[i]``.
+
+    Tokens outside the vocabulary are dropped.
+
+    Parameters
+    ----------
+    docs : sequence of str or of token lists, length N
+    vocabulary : sequence of str, length V
+        Distinct words, e.g. from :func:`build_vocabulary`.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (N, V)
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``docs`` is not a sequence of documents, or ``vocabulary`` is empty,
+        holds something other than str, or repeats a word.
+
+    Examples
+    --------
+    >>> count_matrix(["to be or not to be"], ("be", "to", "is"))
+    array([[2, 2, 0]])
+    """
+    if isinstance(vocabulary, str) or not isinstance(vocabulary, Sequence) or not vocabulary:
+        raise TypeError(f"vocabulary must be a non-empty sequence of str, got {_describe(vocabulary)}")
+    if not all(isinstance(w, str) for w in vocabulary):
+        raise TypeError("vocabulary must contain only str words")
+    column = {w: i for i, w in enumerate(vocabulary)}
+    if len(column) != len(vocabulary):
+        repeated = next(w for w, n in Counter(vocabulary).items() if n > 1)
+        raise ValueError(f"vocabulary must hold distinct words, got {repeated!r} more than once")
+    token_lists = _token_lists(docs)
+    X = np.zeros((len(token_lists), len(vocabulary)), dtype=np.int64)
+    for i, doc in enumerate(token_lists):
+        for w, n in Counter(doc).items():
+            if w in column:
+                X[i, column[w]] = n
+    return X
+
+
+class MultinomialNB(_DiscreteNB):
+    """Naive Bayes with the multinomial event model over a vocabulary.
+
+    A document of class ``c`` is a sequence of tokens drawn independently from
+    one categorical distribution ``θ_c`` over the ``V`` words, so with counts
+    ``x_w`` (McCallum & Nigam 1998)
+
+    ``ln P(x | c) = Σ_w x_w ln θ_cw + (a term that does not depend on c)``,
+    ``θ_cw = (N_cw + α) / (N_c + α V)``,
+
+    where ``N_cw`` is the number of times word ``w`` occurs in the training
+    documents of class ``c`` and ``N_c = Σ_w N_cw``.  The multinomial
+    coefficient, the same for every class, is left out, so ``predict_proba``
+    is the exact posterior.  It agrees with scikit-learn's
+    ``MultinomialNB(alpha=α, force_alpha=True)``.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive smoothing, ``>= 0`` (``0`` is maximum likelihood).
+
+    Attributes
+    ----------
+    classes_ : ndarray, shape (C,)
+    class_count_ : ndarray, shape (C,)
+        Number of training documents of each class.
+    class_log_prior_ : ndarray, shape (C,)
+        ``ln(n_c / n)``, the document frequencies of the classes.
+    feature_count_ : ndarray, shape (C, V)
+        ``N_cw``.
+    feature_log_prob_ : ndarray, shape (C, V)
+        ``ln θ_cw``; each row's exponentials sum to 1.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> X = [[2, 0, 1], [3, 1, 0], [0, 2, 2]]
+    >>> m = MultinomialNB(alpha=1.0).fit(X, [0, 0, 1])
+    >>> np.exp(m.feature_log_prob_).round(3)
+    array([[0.6  , 0.2  , 0.2  ],
+           [0.143, 0.429, 0.429]])
+    >>> m.predict([[0, 1, 1]])
+    array([1])
+    """
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        return tags
+
+    def fit(self, X, y):
+        """Add up the word counts of each class and compute smoothed log probabilities.
+
+        Parameters
+        ----------
+        X : array_like, shape (N, V)
+            Word counts (e.g. from :func:`count_matrix`); as in scikit-learn, any
+            non-negative finite numbers are accepted, so fractional counts (tf-idf
+            weights) give the same formula with real ``x_w``.
+        y : array_like, shape (N,)
+            Class labels, at least two classes.
+
+        Returns
+        -------
+        self
+        """
+        X, y = self._check_input(X, reset=True, y=y)
+        Y = self._fit_classes(y)
+        self.feature_count_ = Y.T @ X
+        self.feature_log_prob_ = log_lidstone(self.feature_count_, self.alpha_)
+        return self
+
+    def _check_entries(self, X, reset):
+        X = as_real_array(X, "X")
+        if not np.isfinite(X).all():
+            idx = tuple(int(i) for i in np.argwhere(~np.isfinite(X))[0])
+            raise ValueError(f"X must contain finite word counts; entry {idx} is {X[idx].item()!r}")
+        _refuse_negative(X, "non-negative word counts", "counts")
+        return X
+
+    def _joint_log_likelihood(self, X):
+        log_theta = self.feature_log_prob_
+        if np.isfinite(log_theta).all():
+            jll = X @ log_theta.T
+        else:  # alpha = 0: a word never seen with a class counts only where it occurs
+            with np.errstate(invalid="ignore"):  # 0 * -inf, masked by the where
+                terms = np.where(X[:, None, :] > 0, X[:, None, :] * log_theta[None], 0.0)
+            jll = terms.sum(axis=2)
+        return jll + self.class_log_prior_
