@@ -557,7 +557,7 @@ def write_json(path: Path, nb: dict) -> None:
 STUDENT_README = """\
 # Naive Bayes with discrete features: notebooks
 
-Open `book/intro.ipynb` to start reading, or a chapter under `book/part1/` and `book/part2/`.
+Open `book/intro.ipynb` to start reading, or a chapter under `book/part1/`, `book/part2/` or `book/part3/`.
 Every chapter runs as it is: Kernel → Restart Kernel and Run All Cells.
 
 Graded assignments are in `exercises/<name>/<name>.ipynb`. Replace each `...` or
