@@ -321,8 +321,11 @@ os.kill(os.getpid(), signal.SIGKILL)
 
 # Children that each take memory the per-process limit allows, together far more.  Each child
 # touches every page of its block, then says so by a file; the parent waits, with no fixed
-# sleep, until every child has either said so or died, so a slow (loaded) machine changes
-# how long this takes, not what it finds.
+# sleep, until every child has either said so or died.  A child the OOM killer has chosen can
+# have its memory taken back before it has exited, so the parent then asks every child to read
+# its whole block once more and say so again: a chosen child, with SIGKILL pending, never
+# answers and is counted only once it has died.  A slow (loaded) machine changes how long this
+# takes, not what it finds.
 MEMORY_SPLIT = r'''
 import os, time
 children = []
@@ -333,20 +336,33 @@ for i in range({n}):
             block = bytearray({mb} * 2**20)
             for k in range(0, len(block), 4096):
                 block[k] = 1
-            open(f"/tmp/held-{{os.getpid()}}", "w").close()
+            me = os.getpid()
+            open(f"/tmp/held-{{me}}", "w").close()
+            while not os.path.exists("/tmp/again"):
+                time.sleep(0.05)
+            if sum(block[k] for k in range(0, len(block), 4096)) == len(block) // 4096:
+                open(f"/tmp/still-{{me}}", "w").close()
             time.sleep(600)
         finally:
             os._exit(0)
     children.append(pid)
 alive = set(children)
-while True:
-    for pid in list(alive):
-        if os.waitpid(pid, os.WNOHANG) != (0, 0):
-            alive.discard(pid)
-    if all(os.path.exists(f"/tmp/held-{{pid}}") for pid in alive):
-        break
-    time.sleep(0.05)
-held = sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid in alive)  # alive, memory held
+
+
+def wait_for(prefix):
+    while True:
+        for pid in list(alive):
+            if os.waitpid(pid, os.WNOHANG) != (0, 0):
+                alive.discard(pid)
+        if all(os.path.exists(f"/tmp/{{prefix}}-{{pid}}") for pid in alive):
+            return
+        time.sleep(0.05)
+
+
+wait_for("held")
+open("/tmp/again", "w").close()
+wait_for("still")
+held = len(alive)  # alive after reading back a whole block: memory held
 '''
 
 # Children in sessions of their own that spin, each hoping for a CPU of its own.
