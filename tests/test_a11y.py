@@ -65,15 +65,7 @@ def test_redirect_page_has_a_language_a_title_and_a_link(built_book):
 
 
 def run_axe(page, source):
-    """Inject axe-core into ``page`` and return its violations (list of dicts).
-
-    The sections of a long page that are off screen are not laid out until a reader nears
-    them (content-visibility: auto in nbcourse.css), and axe's colour-contrast check reads
-    the colours painted under each piece of text, which such a section does not have yet:
-    they are laid out here first, so that axe checks every section as a reader sees it.
-    """
-    page.add_style_tag(content=".bd-article > section > section"
-                               " { content-visibility: visible !important; }")
+    """Inject axe-core into ``page`` and return its violations (list of dicts)."""
     page.add_script_tag(content=source)
     return page.evaluate(
         "async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags},"
