@@ -60,7 +60,8 @@ def test_pages_load_nothing_from_the_network(built_book):
 
 
 def test_mathematics_is_typeset_when_the_book_is_built(built_book):
-    """KaTeX typesets every equation into the page: HTML to see, MathML to read, no script."""
+    """KaTeX typesets every equation into the page once, as MathML Core: no HTML copy for
+    the eye, no math script, stylesheet or font, the TeX kept for copying."""
     with_math = [p for p in pages(built_book) if 'class="math' in p.read_text(encoding="utf-8")]
     assert len(with_math) >= 10, f"only {len(with_math)} pages contain mathematics"
     for page in with_math:
@@ -68,27 +69,54 @@ def test_mathematics_is_typeset_when_the_book_is_built(built_book):
         assert "katex-error" not in text, f"{page.name}: KaTeX could not typeset an equation"
         typeset = text.count('<span class="katex">')
         assert typeset, f"{page.name}: mathematics but nothing typeset"
+        assert typeset == len(re.findall(r'class="math[" ]', text)), \
+            f"{page.name}: an element of class math without typeset mathematics"
         assert text.count('<span class="katex-mathml"><math') == typeset, \
-            f"{page.name}: an equation without MathML for screen readers"
+            f"{page.name}: typeset mathematics that is not MathML"
+        assert "katex-html" not in text, f"{page.name}: a formula also typeset as HTML"
+        maths = re.findall(r"<math\b.*?</math>", text, flags=re.S)
+        assert len(maths) == typeset
+        no_tex = [m[:120] for m in maths
+                  if '<annotation encoding="application/x-tex">' not in m]
+        assert not no_tex, f"{page.name}: MathML without its TeX, which copy-tex puts on " \
+                           f"the clipboard: {no_tex[:3]}"
+        # MathML Core: browsers ignore mathvariant other than "normal" and show the text of
+        # a token element, not markup inside it
+        styled = re.findall(r'mathvariant="(?!normal")[^"]*"', text)
+        assert not styled, f"{page.name}: mathvariant that browsers ignore: {styled[:3]}"
+        nested = re.findall(r"<(mi|mn|mo|mtext)\b[^>]*>\s*<m", text)
+        assert not nested, f"{page.name}: markup inside a token element: {nested[:3]}"
         prose = re.sub(r"<(pre|script|annotation)\b.*?</\1>", "", text, flags=re.S)
         assert not re.search(r"\\\(|\\\[|<script[^>]*mathjax|mjx-container", prose, re.I), \
             f"{page.name}: TeX left for a browser to typeset"
-        scripts = [u for u in loaded_urls(page) if re.search(r"katex|mathjax", u, re.I)
-                   and u.split("?")[0].endswith(".js")]
-        assert all("copy-tex" in u for u in scripts), f"{page.name}: loads {scripts}"
-        for url in loaded_urls(page):
-            if "katex" in url:
-                local = urllib.parse.urlparse(url).path
-                assert (page.parent / local).resolve().is_file(), f"{page.name}: {url} missing"
+        katex = [u for u in loaded_urls(page) if re.search(r"katex|mathjax", u, re.I)]
+        assert all(u.split("?")[0].endswith("copy-tex.min.js") for u in katex), \
+            f"{page.name}: loads {katex}"
+        for url in katex:
+            local = urllib.parse.urlparse(url).path
+            assert (page.parent / local).resolve().is_file(), f"{page.name}: {url} missing"
 
 
-def test_katex_fonts_are_in_the_build_and_do_not_hide_text(built_book):
-    css = built_book / "_static" / "katex" / "katex-swap.min.css"
-    text = css.read_text(encoding="utf-8")
-    faces = re.findall(r"@font-face\{[^}]*\}", text)
-    assert faces and all("font-display:swap" in f for f in faces), "KaTeX fonts block text"
-    for font in set(re.findall(r"url\((fonts/[^)]+\.woff2)\)", text)):
-        assert (css.parent / font).is_file(), f"{font} is not in the build"
+def test_numbered_equations_keep_their_numbers_and_references(built_book):
+    page = (built_book / "book" / "part2" / "03_bounds.html").read_text(encoding="utf-8")
+    equation = re.search(r'<div class="math[^"]*" id="equation-eq-w-9">(.*?)</div>', page, re.S)
+    assert equation, "equation eq-w-9 is not on its page"
+    assert re.match(r'\s*<span class="eqno">\(24\)<a class="headerlink" '
+                    r'href="#equation-eq-w-9"', equation.group(1)), equation.group(1)[:200]
+    assert '<span class="katex-display"><span class="katex"><span class="katex-mathml">' \
+           '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in equation.group(1)
+    assert '<a class="reference internal" href="#equation-eq-w-9">Eq. 24</a>' in page, \
+        "no reference to equation 24 on its page"
+
+
+def test_pages_name_math_fonts_that_browsers_have(built_book):
+    """No math font is downloaded: the book's stylesheet asks for the reader's math font."""
+    css = (built_book / "_static" / "nbcourse.css").read_text(encoding="utf-8")
+    rule = re.search(r"(?m)^math \{\s*font-family:([^;]*);", css)
+    assert rule, "nbcourse.css does not set the font of MathML"
+    families = [f.strip().strip('"') for f in rule.group(1).split(",")]
+    assert families[-1] == "math" and "Latin Modern Math" in families, families
+    assert not (built_book / "_static" / "katex" / "fonts").exists(), "KaTeX fonts are built"
 
 
 def test_icons_are_inline_svg_without_an_icon_font_or_script(built_book):

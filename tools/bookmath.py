@@ -1,45 +1,68 @@
-"""Mathematics typeset when the book is built: sphinxcontrib-katex with the pinned KaTeX.
+"""Mathematics typeset when the book is built, as MathML only, with the pinned KaTeX.
 
-sphinxcontrib-katex (``katex_prerender``) hands every equation to KaTeX running in Node
-while Sphinx writes the pages, so a page arrives with its mathematics typeset (HTML for
-the eye, MathML for screen readers) and loads no math script.  Sphinx still numbers the
-equations and resolves ``{eq}`` references, as before.
+Sphinx numbers the equations and resolves ``{eq}`` references; this extension is the HTML
+math renderer (``html_math_renderer: bookmath`` in _config.yml).  While Sphinx writes the
+pages it hands every equation to KaTeX running in Node (the render process of
+sphinxcontrib-katex, started here with the KaTeX that ``tools/package.json`` pins,
+installed by ``make book`` with ``npm ci`` into ``tools/node_modules``) with
+``output: "mathml"``.  A page therefore carries each formula once, as MathML, which
+Chromium, Firefox and Safari lay out natively (MathML Core) and screen readers read as
+mathematics; it loads no math script and no KaTeX stylesheet or fonts.  (With
+``katex_prerender`` the extension itself ignores KaTeX options and writes each formula
+twice, as HTML for the eye and MathML for screen readers: ten thousand elements on a long
+chapter.)
 
-This module points the extension at the KaTeX that ``tools/package.json`` pins (installed
-by ``make book`` with ``npm ci`` into ``tools/node_modules``) instead of the copy bundled
-with the extension, and serves KaTeX's stylesheet and fonts from the book itself
-(the extension's default stylesheet address is a CDN):
+The MathML keeps KaTeX's markup around it -- ``span.katex > span.katex-mathml > math``,
+``span.katex-display`` for display mathematics -- and its ``<annotation>`` with the TeX
+source, so that KaTeX's copy-tex (``_static/katex/copy-tex.min.js``, deferred) still puts
+the TeX on the clipboard when typeset mathematics is copied.  A numbered equation is
+written as sphinxcontrib-katex writes it: ``div.math`` with its anchor, then
+``span.eqno`` with the number and its permalink, then the equation.
 
-- ``_static/katex/katex-swap.min.css``: KaTeX's stylesheet with ``font-display: swap``,
-  so text is never hidden while a math font loads;
-- ``_static/katex/fonts/``: the fonts that stylesheet names;
-- ``_static/katex/copy-tex.min.js``: KaTeX's copy-tex, deferred, so that copying typeset
-  mathematics puts its TeX source on the clipboard.
+``_static/nbcourse.css`` lays the equations out (numbers at the right, wide equations
+scroll) and names the math fonts to prefer: Latin Modern Math (the PDF's) and the math
+fonts that systems ship (STIX Two Math on Apple systems, Cambria Math on Windows, Noto Sans
+Math on Android), then the browser's own ``math`` font.  No font is downloaded.
 
-The extension starts its KaTeX process on first use and connects once the process's Unix
-socket file appears, but Node creates that file a moment before it accepts connections, so
-on a busy machine the connection can be refused and the build stops.  The process is
-therefore started here, before the pages are written, and the connection is retried
-until the process accepts it (or a minute has passed).
+An equation KaTeX cannot parse stops the build with its TeX and KaTeX's message.
+
+KaTeX's render process announces itself by creating a Unix socket file, a moment before it
+accepts connections, so on a busy machine a first connection can be refused: the process is
+started here, before the pages are written, and the connection is retried until the
+process accepts it (or a minute has passed).
 
 The LaTeX builder does not use any of this: the PDF typesets the same TeX with xelatex.
 """
 
 import atexit
+import html
+import re
 import shutil
 import socket
 import subprocess
 import tempfile
 import time
+import unicodedata
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from docutils import nodes
 from sphinx.errors import ConfigError, ExtensionError
+from sphinx.locale import _
 
 TOOLS = Path(__file__).resolve().parent
 KATEX = TOOLS / "node_modules" / "katex" / "dist"
-STYLESHEET = "katex-swap.min.css"
 COPY_TEX = "contrib/copy-tex.min.js"
 STARTUP_SECONDS = 60
+OPTIONS = {"output": "mathml", "throwOnError": True}
+_MATHML = re.compile(r'^<span class="katex">(<math\b.*</math>)</span>$', re.S)
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+TOKENS = {f"{{{MATHML_NS}}}{t}" for t in ("mi", "mn", "mo", "mtext", "ms")}
+ET.register_namespace("", MATHML_NS)
+# Unicode's letter-like symbols that stand in for the gaps in its mathematical alphabets
+_GAPS = {"ITALIC SMALL H": "PLANCK CONSTANT", "FRAKTUR CAPITAL": "BLACK-LETTER CAPITAL",
+         "DOUBLE-STRUCK CAPITAL": "DOUBLE-STRUCK CAPITAL", "SCRIPT CAPITAL": "SCRIPT CAPITAL",
+         "SCRIPT SMALL": "SCRIPT SMALL"}
 
 
 def katex_dist():
@@ -50,31 +73,106 @@ def katex_dist():
     return KATEX
 
 
-def use_pinned_katex(app):
-    """Render with the pinned KaTeX and serve its stylesheet, fonts and copy-tex locally."""
-    if app.builder.format != "html":
-        return
-    dist = katex_dist()
-    config = app.config
-    config.katex_js_path = str(dist / "katex.min.js")
-    config.katex_css_path = f"katex/{STYLESHEET}"
-    static = Path(tempfile.mkdtemp(prefix="nbcourse-katex-"))
-    app.connect("build-finished", lambda app, exc: shutil.rmtree(static, ignore_errors=True))
-    target = static / "katex"
-    target.mkdir()
-    shutil.copy2(dist / STYLESHEET, target / STYLESHEET)
-    shutil.copy2(dist / COPY_TEX, target / Path(COPY_TEX).name)
-    shutil.copytree(dist / "fonts", target / "fonts")
-    config.html_static_path = [*config.html_static_path, str(static)]
-    app.add_js_file(f"katex/{Path(COPY_TEX).name}", loading_method="defer")
+def styled(char, variant):
+    """``char`` in the mathematical alphabet that ``mathvariant="variant"`` names, if any.
+
+    MathML Core (what browsers implement) styles letters by their code points -- bold theta
+    is U+1D73D -- and ignores ``mathvariant`` other than ``normal``, which KaTeX still
+    writes for ``\\mathbf``, ``\\boldsymbol``, ``\\mathbb`` and the like.
+    """
+    words = {"bold-sans-serif": "SANS-SERIF BOLD", "sans-serif-bold-italic":
+             "SANS-SERIF BOLD ITALIC"}.get(variant, variant.upper().replace("-", " "))
+    words = words.replace("DOUBLE STRUCK", "DOUBLE-STRUCK").replace("SANS SERIF", "SANS-SERIF")
+    name = unicodedata.name(char, "")
+    letter = re.fullmatch(r"(?:LATIN|GREEK) (SMALL|CAPITAL) LETTER (\w+)", name)
+    if letter:
+        rest = f"{letter[1]} {letter[2]}"
+    elif name.startswith("DIGIT ") or re.fullmatch(r"GREEK \w+ SYMBOL", name):
+        rest = name.removeprefix("GREEK ")
+    else:
+        return char
+    wanted = f"{words} {rest}"
+    candidates = [f"MATHEMATICAL {wanted}"]
+    candidates += [gap + wanted.removeprefix(key) for key, gap in _GAPS.items()
+                   if wanted.startswith(key)]
+    for candidate in candidates:
+        try:
+            return unicodedata.lookup(candidate)
+        except KeyError:
+            continue
+    return char
+
+
+def core_mathml(mathml):
+    """KaTeX's MathML made MathML Core: styled letters as code points, no markup in tokens.
+
+    ``mathvariant`` other than ``normal`` becomes the letters of that alphabet (see
+    ``styled``); a token element holding elements (KaTeX writes ``\\stackrel`` as an
+    ``<mo>`` around an ``<mover>``, which a browser shows as a line of text) becomes an
+    ``<mrow>``.
+    """
+    root = ET.fromstring(mathml)
+    for element in root.iter():
+        if element.tag not in TOKENS:
+            continue
+        if len(element):
+            element.tag = f"{{{MATHML_NS}}}mrow"
+            element.attrib.pop("stretchy", None)
+            continue
+        variant = element.attrib.get("mathvariant")
+        if variant and variant != "normal":
+            element.text = "".join(styled(c, variant) for c in element.text or "")
+            del element.attrib["mathvariant"]
+    return ET.tostring(root, encoding="unicode", short_empty_elements=False)
+
+
+def render(latex, display, where=""):
+    """``latex`` typeset by KaTeX as MathML, in KaTeX's ``span.katex > span.katex-mathml``."""
+    from sphinxcontrib import katex
+
+    try:
+        out = katex.render_latex(latex, {**OPTIONS, "displayMode": display})
+    except katex.KaTeXError as err:
+        raise ExtensionError(f"{where}: KaTeX cannot typeset {latex!r}: {err}") from None
+    match = _MATHML.match(out.strip())
+    if not match:
+        raise ExtensionError(f"{where}: KaTeX returned no MathML for {latex!r}: {out[:200]}")
+    mathml = core_mathml(match.group(1))
+    return f'<span class="katex"><span class="katex-mathml">{mathml}</span></span>'
+
+
+def _where(self, node):
+    return f"{self.builder.current_docname}:{node.line or '?'}"
+
+
+def visit_math(self, node):
+    self.body.append(self.starttag(node, "span", "", CLASS="math"))
+    self.body.append(render(node.astext(), False, _where(self, node)))
+    self.body.append("</span>")
+    raise nodes.SkipNode
+
+
+def visit_displaymath(self, node):
+    self.body.append(self.starttag(node, "div", CLASS="math"))
+    if node["number"]:
+        number = self.builder.fignumbers.get("displaymath", {}).get(node["ids"][0], ())
+        number = ".".join(map(str, number)) or str(node["number"])
+        self.body.append(f'<span class="eqno">({html.escape(number)})')
+        self.add_permalink_ref(node, _("Permalink to this equation"))
+        self.body.append("</span>")
+    self.body.append('<span class="katex-display">')
+    self.body.append(render(node.astext(), True, _where(self, node)))
+    self.body.append("</span></div>\n")
+    raise nodes.SkipNode
 
 
 def start_katex(app):
-    """Start sphinxcontrib-katex's render process now and connect once it accepts."""
-    if app.builder.format != "html" or not app.config.katex_prerender:
+    """Start the KaTeX render process now and connect once it accepts."""
+    if app.builder.format != "html":
         return
     from sphinxcontrib import katex
 
+    katex.KaTeXServer.katex_path = str(katex_dist() / "katex.min.js")
     if katex.KaTeXServer.katex_server is not None:
         return
     rundir = Path(tempfile.mkdtemp(prefix="nbcourse-katex-run-"))
@@ -98,9 +196,21 @@ def start_katex(app):
     katex.KaTeXServer.katex_server = server
 
 
+def add_assets(app):
+    """KaTeX's copy-tex, deferred, on HTML pages."""
+    if app.builder.format != "html":
+        return
+    static = Path(tempfile.mkdtemp(prefix="nbcourse-katex-"))
+    app.connect("build-finished", lambda app, exc: shutil.rmtree(static, ignore_errors=True))
+    (static / "katex").mkdir()
+    shutil.copy2(katex_dist() / COPY_TEX, static / "katex" / Path(COPY_TEX).name)
+    app.config.html_static_path = [*app.config.html_static_path, str(static)]
+    app.add_js_file(f"katex/{Path(COPY_TEX).name}", loading_method="defer")
+
+
 def setup(app):
-    # before sphinxcontrib-katex's own builder-inited handler (priority 500) reads the paths
-    app.connect("builder-inited", use_pinned_katex, priority=400)
-    # after it has set the path of the KaTeX to run
-    app.connect("builder-inited", start_katex, priority=600)
+    app.add_html_math_renderer("bookmath", inline_renderers=(visit_math, None),
+                               block_renderers=(visit_displaymath, None))
+    app.connect("builder-inited", start_katex)
+    app.connect("builder-inited", add_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
