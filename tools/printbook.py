@@ -446,6 +446,9 @@ class _TableParser(HTMLParser):
             self._cell[0] += data
 
 
+# Characters of the book's body font on one line of the printed page, cell padding included.
+LINE_CHARACTERS = 72
+
 # A number's minus sign: U+2212 does not break from its digits at the end of a line as "-" can.
 NEGATIVE = re.compile(r"^-(?=[0-9.])")
 
@@ -458,15 +461,25 @@ def html_table(html):
     if not rows:
         return None
     ncols = max(sum(cell[2] for cell in row) for row in rows)
-    # Column widths in proportion to the longest text of each column (spanning cells left
-    # out), within bounds, so that short index columns stay narrow and numbers do not wrap.
-    widths = [5] * ncols
+    # Column widths in characters (spanning cells left out): each column gets at least its
+    # longest word, which cannot wrap, and the room left on the line goes to the columns with
+    # longer text, in proportion to how much more they would take, up to 24 characters.
+    need, want = [5] * ncols, [5] * ncols
     for cells in rows:
         column = 0
         for text, _, colspan in cells:
             if colspan == 1:
-                widths[column] = max(widths[column], min(len(text), 24) + 3)
+                longest_word = max((len(w) for w in text.split()), default=0)
+                need[column] = max(need[column], longest_word + 3)
+                want[column] = max(want[column], min(len(text), 24) + 3)
             column += colspan
+    want = [max(w, n) for w, n in zip(want, need, strict=True)]
+    room = LINE_CHARACTERS - sum(need)
+    extra = sum(want) - sum(need)
+    if room >= extra or extra == 0:
+        widths = want
+    else:
+        widths = [n + (w - n) * max(room, 0) // extra for n, w in zip(need, want, strict=True)]
     table = nodes.table(classes=["nbcourse-dataframe", "colwidths-given"])
     group = nodes.tgroup(cols=ncols)
     table += group
