@@ -101,6 +101,21 @@ def _binary_g(scores):
     return scores if scores.ndim == 1 else scores[:, 0] - scores[:, 1]
 
 
+def _one_vs_rest_problems(calibrator, scores, y, weights):
+    """Check ``fit``'s arguments, record the kind of scores on ``calibrator``, and return the
+    one-feature problems a map is fitted to: ``(features, positives, weights)``, with one
+    column of ``features`` (``g``, or each class's log odds against the rest) and one boolean
+    vector of ``positives`` per map."""
+    s = _check_scores(scores)
+    calibrator._ndim = s.ndim
+    calibrator.n_classes_ = 2 if s.ndim == 1 else s.shape[1]
+    labels = _check_labels(y, s.shape[0], calibrator.n_classes_)
+    w = _check_weights(weights, s.shape[0])
+    if calibrator.n_classes_ == 2:
+        return _binary_g(s)[:, None], [labels == 0], w
+    return (_log_odds_one_vs_rest(s), [labels == c for c in range(calibrator.n_classes_)], w)
+
+
 def _check_fitted(calibrator, attribute):
     if not hasattr(calibrator, attribute):
         raise ValueError(f"this {type(calibrator).__name__} is not fitted yet; "
@@ -307,16 +322,7 @@ class PlattScaling:
 
     def fit(self, scores, y, weights=None):
         """Fit the map(s) on held-out ``scores`` and labels ``y``; returns ``self``."""
-        s = _check_scores(scores)
-        self._ndim = s.ndim
-        self.n_classes_ = 2 if s.ndim == 1 else s.shape[1]
-        labels = _check_labels(y, s.shape[0], self.n_classes_)
-        w = _check_weights(weights, s.shape[0])
-        if self.n_classes_ == 2:
-            features, positives = _binary_g(s)[:, None], [labels == 0]
-        else:
-            features, positives = _log_odds_one_vs_rest(s), [labels == c for c in
-                                                             range(self.n_classes_)]
+        features, positives, w = _one_vs_rest_problems(self, scores, y, weights)
         params = [_platt_fit(features[:, k], self._targets(pos), w)
                   for k, pos in enumerate(positives)]
         self.a_ = np.array([p[0] for p in params])
@@ -412,16 +418,7 @@ class IsotonicCalibration:
 
     def fit(self, scores, y, weights=None):
         """Fit the map(s) on held-out ``scores`` and labels ``y``; returns ``self``."""
-        s = _check_scores(scores)
-        self._ndim = s.ndim
-        self.n_classes_ = 2 if s.ndim == 1 else s.shape[1]
-        labels = _check_labels(y, s.shape[0], self.n_classes_)
-        w = _check_weights(weights, s.shape[0])
-        if self.n_classes_ == 2:
-            features, positives = _binary_g(s)[:, None], [labels == 0]
-        else:
-            features, positives = _log_odds_one_vs_rest(s), [labels == c for c in
-                                                             range(self.n_classes_)]
+        features, positives, w = _one_vs_rest_problems(self, scores, y, weights)
         self.thresholds_ = []
         for k, pos in enumerate(positives):
             x, inverse = np.unique(features[:, k], return_inverse=True)
