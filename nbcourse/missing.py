@@ -53,6 +53,7 @@ from ._validation import (
     check_int,
     check_n_values,
 )
+from .binary import log_likelihood_bits
 from .naive_bayes import CategoricalNB, ProductOfBernoullisNB
 from .smoothing import log_bernoulli_smoothed
 
@@ -272,9 +273,8 @@ class MissingProductOfBernoullisNB(ProductOfBernoullisNB):
 
     def _joint_log_likelihood(self, X):
         bits, mask = X
-        on, off = self.feature_log_prob_, self.feature_log_prob_neg_
-        terms = np.where(bits[:, None, :] == 1, on[None], off[None])    # (N, C, d)
-        return np.where(mask[:, None, :], 0.0, terms).sum(axis=2) + self.class_log_prior_
+        return (log_likelihood_bits(bits, self.feature_log_prob_, self.feature_log_prob_neg_,
+                                    observed=~mask) + self.class_log_prior_)
 
 
 # --- encoding and the baselines -------------------------------------------------------------

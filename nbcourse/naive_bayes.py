@@ -55,7 +55,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._logspace import logsumexp
+from ._logspace import log_normalise
 from ._validation import (
     as_real_array,
     check_alpha,
@@ -65,6 +65,7 @@ from ._validation import (
     check_labels,
     check_n_values,
 )
+from .binary import log_likelihood_bits
 from .smoothing import log_bernoulli_smoothed, log_lidstone
 
 __all__ = [
@@ -227,7 +228,7 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, msg="this %(name)s instance is not fitted yet; call fit(X, y) first")
 
     def predict_log_proba(self, X):
-        """Log posterior class probabilities, normalised with ``logsumexp``.
+        """Log posterior class probabilities: the log joints normalised by ``log_normalise``.
 
         Parameters
         ----------
@@ -248,14 +249,14 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
         self._check_fitted()
         jll = self._joint_log_likelihood(self._check_input(X, reset=False))
         dead = np.all(np.isneginf(jll), axis=1)
-        if dead.any():
+        if dead.any():  # said in the estimator's terms before log_normalise would say it
             rows = np.flatnonzero(dead)
             raise ValueError(
                 f"the posterior is undefined for X row(s) {rows[:10].tolist()}"
                 f"{' ...' if rows.size > 10 else ''}: every class gives them probability 0 "
                 "(a value never seen in training with alpha=0); use alpha > 0"
             )
-        return jll - logsumexp(jll, axis=1, keepdims=True)
+        return log_normalise(jll, axis=1)
 
     def predict_proba(self, X):
         """Posterior class probabilities, shape (N, C); rows sum to 1."""
@@ -465,13 +466,8 @@ class ProductOfBernoullisNB(_DiscreteNB):
         return (X > threshold).astype(np.int64)
 
     def _joint_log_likelihood(self, B):
-        on, off = self.feature_log_prob_, self.feature_log_prob_neg_
-        if np.isfinite(on).all() and np.isfinite(off).all():
-            # Duda's linear form: B·(ln p - ln(1-p)) + Σ ln(1-p)
-            jll = B @ (on - off).T + off.sum(axis=1)
-        else:  # a probability of exactly 0 or 1: select terms, never 0·(-inf)
-            jll = np.where(B[:, None, :] == 1, on[None], off[None]).sum(axis=2)
-        return jll + self.class_log_prior_
+        return (log_likelihood_bits(B, self.feature_log_prob_, self.feature_log_prob_neg_)
+                + self.class_log_prior_)
 
 
 # --- the full joint (saturated) model --------------------------------------------------------

@@ -22,6 +22,7 @@ from nbcourse.binary import (
     linear_discriminant,
     log_joint_binary,
     log_likelihood_binary,
+    log_likelihood_bits,
     log_posterior_binary,
     log_posterior_ratio,
     two_class_discriminant,
@@ -203,6 +204,38 @@ def test_log_likelihood_matches_brute_force():
     for r, x in enumerate(X):
         joint = brute_joint(x, P.tolist(), [1.0, 1.0, 1.0])
         assert_allclose(ll[r], np.log(joint), rtol=1e-12)
+
+
+def test_likelihood_of_bits_in_both_forms_matches_brute_force():
+    rng = np.random.default_rng(1)
+    P = rng.uniform(0, 1, size=(3, 5))
+    X = cube_corners(5)
+    want = np.log([brute_joint(x, P.tolist(), [1.0, 1.0, 1.0]) for x in X])
+    for linear in (True, False):
+        got = log_likelihood_bits(X, np.log(P), np.log1p(-P), linear=linear)
+        assert_allclose(got, want, rtol=1e-12)
+
+
+def test_likelihood_of_bits_sums_out_what_is_not_observed():
+    rng = np.random.default_rng(2)
+    P = rng.uniform(0.05, 0.95, size=(2, 4))
+    X = cube_corners(4)
+    observed = rng.random(X.shape) < 0.5
+    got = log_likelihood_bits(X, np.log(P), np.log1p(-P), observed=observed)
+    for r in range(X.shape[0]):
+        keep = observed[r]  # the likelihood of the observed bits alone, by brute force
+        want = np.log(brute_joint(X[r, keep], P[:, keep].tolist(), [1.0, 1.0]))
+        assert_allclose(got[r], want, rtol=1e-12)
+
+
+def test_likelihood_of_bits_with_certain_features_is_minus_inf_not_nan():
+    P = np.array([[1.0, 0.5], [0.5, 0.0]])
+    with np.errstate(divide="ignore"):
+        on, off = np.log(P), np.log1p(-P)
+    got = log_likelihood_bits(cube_corners(2), on, off)  # finite weights unavailable
+    assert not np.isnan(got).any()
+    assert_array_equal(np.isneginf(got), [[True, False], [True, True], [False, False],
+                                          [False, True]])
 
 
 def test_certain_features_give_exact_infinities_not_nan():
