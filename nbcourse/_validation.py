@@ -612,27 +612,46 @@ def check_classifier(pi, theta) -> tuple[np.ndarray, np.ndarray]:
     return pi, theta
 
 
-def check_n_values(n_values, n_features: int, name: str = "n_values"):
-    """Numbers of values per feature, shape (n_features,), from ``None``, an int or a sequence.
+def check_n_values(n_values, n_features: int | None = None, name: str = "n_values", *,
+                   required: bool = False):
+    """The number of values ``V_j`` of each feature as int64, the one check of ``n_values``.
 
-    ``None`` stays ``None`` (the caller infers the counts from data); an int applies to
-    every feature.
-    """
-    if n_values is None:
+    Accepts an int (every feature has that many values; one feature when ``n_features``
+    is not known) or a sequence of integers, one per feature (``n_features`` of them when
+    given), each at least 1.  Whole numbers stored as floats are accepted.  ``None`` stays
+    ``None`` (the caller infers the counts from data) unless ``required``.
+
+    Examples
+    --------
+    >>> check_n_values(3, 2)
+    array([3, 3])
+    >>> check_n_values([2, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: n_values must be an int >= 1 or a non-empty sequence of ints >= 1, the number of values of each feature, got [2, 0]
+    """  # noqa: E501
+    if n_values is None and not required:
         return None
-    if isinstance(n_values, numbers.Integral) and not isinstance(n_values, bool):
-        arr = np.full(n_features, int(n_values), dtype=np.int64)
+    if n_features is None:
+        expected = "an int >= 1 or a non-empty sequence of ints >= 1"
     else:
-        arr = np.asarray(n_values)
-        if arr.dtype.kind not in "iu" or arr.shape != (n_features,):
-            raise ValueError(
-                f"{name} must be an int or a sequence of {n_features} ints (one per feature), "
-                f"got {n_values!r:.80}"
-            )
-        arr = arr.astype(np.int64)
-    if (arr < 1).any():
-        raise ValueError(f"{name} must be >= 1 for every feature, got {arr.tolist()}")
-    return arr
+        expected = f"an int >= 1 or a sequence of {n_features} ints >= 1"
+    message = f"{name} must be {expected}, the number of values of each feature, got "
+    if isinstance(n_values, numbers.Integral) and not isinstance(n_values, bool):
+        arr = np.full(1 if n_features is None else n_features, int(n_values), dtype=np.int64)
+        if n_values < 1:
+            raise ValueError(f"{message}{n_values!r}")
+        return arr
+    arr = np.asarray(n_values) if not isinstance(n_values, str | bytes | bool) else None
+    whole = arr is not None and arr.ndim == 1 and arr.size > 0 and (
+        arr.dtype.kind in "iu" or (arr.dtype.kind == "f" and np.isfinite(arr).all()
+                                   and (arr == np.round(arr)).all()))
+    if (not whole or (n_features is not None and arr.shape[0] != n_features)
+            or (arr < 1).any()):
+        got = (arr.tolist() if whole and arr.size <= 12
+               else "None" if n_values is None else _describe(n_values))
+        raise ValueError(f"{message}{got}")
+    return arr.astype(np.int64)
 
 
 def check_codes_below(X: np.ndarray, n_values: np.ndarray, name: str, origin: str) -> None:

@@ -48,9 +48,7 @@ def one_hot_groups(n_values):
     >>> one_hot_groups([2, 3])
     [array([0, 1]), array([2, 3, 4])]
     """
-    arr = np.asarray(n_values)
-    if arr.ndim != 1 or arr.dtype.kind not in "iu" or (arr < 1).any():
-        raise ValueError(f"n_values must be a 1-d sequence of ints >= 1, got {n_values!r:.80}")
+    arr = check_n_values(n_values, required=True)
     starts = np.concatenate([[0], np.cumsum(arr)[:-1]])
     return [np.arange(s, s + v, dtype=np.int64) for s, v in zip(starts, arr, strict=True)]
 

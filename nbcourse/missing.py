@@ -305,9 +305,7 @@ def one_hot_missing(X, n_values, missing=MISSING):
     """
     missing = _check_missing(missing)
     codes, mask = _split_missing(X, missing)
-    V = check_n_values(n_values, codes.shape[1])
-    if V is None:
-        raise ValueError("n_values must be given (an int or one int per feature), got None")
+    V = check_n_values(n_values, codes.shape[1], required=True)
     check_codes_below(codes, V, "X", "from n_values")
     starts = np.concatenate([[0], np.cumsum(V)[:-1]])
     B = np.zeros((codes.shape[0], int(V.sum())), dtype=np.int64)
@@ -409,9 +407,7 @@ def missing_as_category(X, n_values, missing=MISSING):
            [3, 2]]), array([4, 4]))
     """
     codes, mask = _split_missing(X, _check_missing(missing))
-    V = check_n_values(n_values, codes.shape[1])
-    if V is None:
-        raise ValueError("n_values must be given (an int or one int per feature), got None")
+    V = check_n_values(n_values, codes.shape[1], required=True)
     check_codes_below(codes, V, "X", "from n_values")
     return np.where(mask, V[None, :], codes), V + 1
 

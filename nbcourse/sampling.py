@@ -32,7 +32,9 @@ from ._validation import (
     as_real_array,
     check_alpha,
     check_codes,
+    check_codes_below,
     check_int,
+    check_n_values,
     check_ndim,
     check_probabilities,
     check_simplex,
@@ -50,25 +52,6 @@ __all__ = [
     "sample_labels",
     "sample_uniform_codes",
 ]
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _check_n_values(V, name: str = "n_values") -> list[int]:
-    """Return the numbers of values per feature as a list of Python ints >= 1."""
-    arr = np.asarray(V)
-    if arr.ndim == 0:
-        arr = arr.reshape(1)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(
-            f"{name} must be a non-empty 1-d sequence of value counts V_j, got {_describe(V)}"
-        )
-    if arr.dtype.kind not in "iuf" or (arr.dtype.kind == "f" and not np.all(arr == np.round(arr))):
-        raise TypeError(f"{name} must contain integers (values per feature), got {_describe(V)}")
-    if (arr < 1).any():
-        raise ValueError(f"{name} must contain value counts V_j >= 1, got {_describe(V)}")
-    return [int(v) for v in arr]
 
 
 # --------------------------------------------------------------------------- counting
@@ -97,7 +80,7 @@ def n_feature_vectors(n_values) -> int:
     >>> n_feature_vectors([2] * 100) == 2 ** 100
     True
     """
-    return math.prod(_check_n_values(n_values))
+    return math.prod(check_n_values(n_values, required=True).tolist())
 
 
 def n_parameters_joint(n_values, n_classes: int = 2) -> int:
@@ -150,7 +133,7 @@ def n_parameters_naive(n_values, n_classes: int = 2) -> int:
     3
     """
     c = check_int(n_classes, "n_classes", 1)
-    return c * sum(v - 1 for v in _check_n_values(n_values))
+    return c * sum(v - 1 for v in check_n_values(n_values, required=True).tolist())
 
 
 def count_empty_cells(X, n_values) -> int:
@@ -173,21 +156,11 @@ def count_empty_cells(X, n_values) -> int:
     >>> count_empty_cells([[0, 1], [0, 1], [1, 1]], [2, 2])
     2
     """
-    n_values = _check_n_values(n_values)
     X = check_codes(X, "X")
-    if X.shape[1] != len(n_values):
-        raise ValueError(
-            f"X must have one column per entry of n_values ({len(n_values)}), got {X.shape[1]} columns"
-        )
-    too_big = X >= np.asarray(n_values)
-    if too_big.any():
-        i, j = (int(k) for k in np.argwhere(too_big)[0])
-        raise ValueError(
-            f"X column {j} must hold codes 0..{n_values[j] - 1} (n_values[{j}] = {n_values[j]}); "
-            f"entry ({i}, {j}) is {int(X[i, j])}"
-        )
+    n_values = check_n_values(n_values, X.shape[1], required=True)
+    check_codes_below(X, n_values, "X", "from n_values")
     n_seen = np.unique(X, axis=0).shape[0]
-    return math.prod(n_values) - n_seen
+    return math.prod(n_values.tolist()) - n_seen
 
 
 def expected_empty_cells(n_cells, N):
@@ -294,10 +267,10 @@ def sample_uniform_codes(n_values, N: int, *, seed) -> np.ndarray:
     >>> sample_uniform_codes([2, 3], 4, seed=0).shape
     (4, 2)
     """
-    n_values = _check_n_values(n_values)
+    n_values = check_n_values(n_values, required=True)
     n = check_int(N, "N", 0)
     gen = as_generator(seed)
-    return gen.integers(0, np.asarray(n_values), size=(n, len(n_values)), dtype=np.int64)
+    return gen.integers(0, n_values, size=(n, len(n_values)), dtype=np.int64)
 
 
 def sample_labels(priors, n: int, *, seed) -> np.ndarray:

@@ -279,7 +279,8 @@ def test_categorical_predict_code_beyond_n_categories():
         CategoricalNB(n_values=[1, 2]).fit([[0, 1], [1, 0]], [0, 1])
     with pytest.raises(ValueError, match=r"X\[0, 1\] = 3 is not a valid code.*from n_values"):
         one_hot([[0, 3]], n_values=[2, 3])
-    with pytest.raises(ValueError, match="n_values must be an int or a sequence of 2 ints"):
+    with pytest.raises(ValueError, match=r"n_values must be an int >= 1 or a sequence of 2 ints "
+                       r">= 1, the number of values of each feature, got array of shape \(2,\)"):
         one_hot([[0, 1]], n_values=[2.5, 3])
 
 
@@ -311,7 +312,8 @@ def test_bad_bits_labels_empty_alpha():
         CategoricalNB().fit([[0], [1]], [0])
     with pytest.raises(ValueError, match="B must contain only 0 and 1"):
         find_one_hot_groups([[0, 3]])
-    with pytest.raises(ValueError, match="n_values must be a 1-d sequence of ints >= 1"):
+    with pytest.raises(ValueError, match=r"n_values must be an int >= 1 or a non-empty sequence "
+                       r"of ints >= 1, the number of values of each feature, got \[2, 0\]"):
         one_hot_groups([2, 0])
 
 

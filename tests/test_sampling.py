@@ -46,18 +46,24 @@ def test_parameter_counts_closed_forms():
 
 
 @pytest.mark.parametrize(
-    "V, err, words",
-    [
-        ([], ValueError, "non-empty 1-d"),
-        ([2, 0], ValueError, "V_j >= 1"),
-        ([2.5], TypeError, "integers"),
-        (["a"], TypeError, "integers"),
-    ],
+    "V, given",
+    [([], "got array of shape (0,)"), ([2, 0], "got [2, 0]"), ([2.5], "got array of shape (1,)"),
+     (["a"], "got array of shape (1,)"), ([[2, 2]], "got array of shape (1, 2)"), (0, "got 0"),
+     (None, "got None")],
 )
-def test_bad_cardinalities_are_named(V, err, words):
-    with pytest.raises(err, match="n_values must") as info:
-        n_feature_vectors(V)
-    assert words in str(info.value)
+def test_bad_cardinalities_are_named(V, given):
+    expected = ("n_values must be an int >= 1 or a non-empty sequence of ints >= 1, "
+                "the number of values of each feature, ")
+    for call in (lambda: n_feature_vectors(V), lambda: sample_uniform_codes(V, 3, seed=0)):
+        with pytest.raises(ValueError, match="n_values must") as info:
+            call()
+        assert str(info.value).startswith(expected + given)
+
+
+def test_whole_numbers_as_floats_and_one_int_are_cardinalities():
+    assert n_feature_vectors([2.0, 3.0]) == 6
+    assert n_feature_vectors(5) == 5
+    assert count_empty_cells([[0, 1], [1, 1]], 2) == 2
 
 
 def test_bad_n_classes():
@@ -80,9 +86,11 @@ def test_count_empty_cells_matches_set_difference():
 
 
 def test_count_empty_cells_rejects_out_of_range_codes():
-    with pytest.raises(ValueError, match=r"X column 1 must hold codes 0..1 \(n_values\[1\] = 2\)"):
+    with pytest.raises(ValueError, match=r"X\[0, 1\] = 2 is not a valid code for feature 1, "
+                       r"which has 2 categories \(codes 0..1, from n_values\)"):
         count_empty_cells([[0, 2]], [2, 2])
-    with pytest.raises(ValueError, match="one column per entry of n_values"):
+    with pytest.raises(ValueError, match=r"n_values must be an int >= 1 or a sequence of 3 ints "
+                       r">= 1, the number of values of each feature, got \[2, 2\]"):
         count_empty_cells([[0, 1, 0]], [2, 2])
 
 

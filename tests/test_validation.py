@@ -17,6 +17,7 @@ from nbcourse._validation import (
     check_index,
     check_labels,
     check_n_categories,
+    check_n_values,
     check_ndim,
     check_probabilities,
     check_same_shape,
@@ -230,3 +231,39 @@ def test_every_touched_entry_point_says_name_expected_and_got(tmp_path, monkeypa
         if not re.match(rf"^{re.escape(name)} must be .+, got .+", message, flags=re.DOTALL):
             failures.append(f"{name}: {type(info.value).__name__}: {message}")
     assert not failures, "\n".join(failures)
+
+
+def test_check_n_values_accepts_an_int_or_one_whole_number_per_feature():
+    assert check_n_values(None, 3) is None
+    assert_array_equal(check_n_values(4, 3), [4, 4, 4])
+    assert_array_equal(check_n_values(4), [4])
+    out = check_n_values([2.0, 5], 2)
+    assert out.dtype == np.int64
+    assert_array_equal(out, [2, 5])
+
+
+@pytest.mark.parametrize(
+    "n_values, n_features, expected, given",
+    [
+        ([2, 3], 3, "a sequence of 3 ints >= 1", "[2, 3]"),
+        ([2, 0], None, "a non-empty sequence of ints >= 1", "[2, 0]"),
+        (0, 2, "a sequence of 2 ints >= 1", "0"),
+        ([2.5, 3], 2, "a sequence of 2 ints >= 1", "array of shape (2,) and dtype float64"),
+        ([True, True], 2, "a sequence of 2 ints >= 1", "array of shape (2,) and dtype bool"),
+        ("23", None, "a non-empty sequence of ints >= 1", "str '23'"),
+        ([], None, "a non-empty sequence of ints >= 1", "array of shape (0,)"),
+        ([[2, 2]], 2, "a sequence of 2 ints >= 1", "array of shape (1, 2)"),
+    ],
+)
+def test_check_n_values_names_the_argument_what_was_expected_and_given(
+        n_values, n_features, expected, given):
+    with pytest.raises(ValueError) as info:
+        check_n_values(n_values, n_features, "V")
+    assert str(info.value).startswith(
+        f"V must be an int >= 1 or {expected}, the number of values of each feature, got {given}")
+
+
+def test_check_n_values_required_refuses_none():
+    with pytest.raises(ValueError, match=r"n_values must be an int >= 1 or a sequence of 2 ints "
+                       r">= 1, the number of values of each feature, got None$"):
+        check_n_values(None, 2, required=True)
