@@ -167,14 +167,6 @@ class MissingCategoricalNB(CategoricalNB):
             check_codes_below(codes, self.n_categories_, "X", "learned in fit")
         return codes, mask
 
-    def _n_values_of(self, X):
-        codes, mask = X
-        given = check_n_values(self.n_values, codes.shape[1])
-        if given is None:
-            return np.where(mask, -1, codes).max(axis=0).clip(min=0) + 1
-        check_codes_below(codes, given, "X", "from n_values")
-        return given
-
     def fit(self, X, y):
         """Count categories per class over the available cases; return ``self``.
 
@@ -186,7 +178,7 @@ class MissingCategoricalNB(CategoricalNB):
         """
         (codes, mask), y = self._check_input(X, reset=True, y=y)
         Y = self._fit_classes(y)
-        self.n_categories_ = self._n_values_of((codes, mask)).astype(np.int64)
+        self.n_categories_ = self._n_values_of(codes).astype(np.int64)  # a missing code reads 0
         self.category_count_ = [
             Y.T @ (np.eye(V)[codes[:, j]] * ~mask[:, j, None])
             for j, V in enumerate(self.n_categories_)]
