@@ -727,7 +727,7 @@ def test_without_bubblewrap_the_grader_refuses(monkeypatch, tmp_path):
     from nbcourse.grading import sandbox
     from nbcourse.grading.batch import grade_batch
 
-    monkeypatch.setattr(sandbox, "_bwrap", lambda: None)
+    monkeypatch.setattr(sandbox, "find_bwrap", lambda: None)
     sandbox.isolation.cache_clear()
     try:
         found = sandbox.isolation()

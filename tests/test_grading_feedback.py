@@ -106,9 +106,10 @@ def test_a_later_cell_clears_only_the_names_it_defines():
     ("if bias == 2:\n    pass", "bias", False),
 ])
 def test_which_cells_define_a_name(source, name, expected):
-    from nbcourse.grading.check import _defines
+    from nbcourse.grading.check import defined_names, defines
 
-    assert _defines(source, name) is expected
+    assert defines(source, name) is expected
+    assert (name in defined_names(source)) is expected
 
 
 def test_grader_reason_names_the_syntax_error_of_a_defining_cell(tmp_path):

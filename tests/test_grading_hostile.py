@@ -42,10 +42,10 @@ from hostile import (
 
 from nbcourse.grading import Limits
 from nbcourse.grading.assignment import load_assignment
-from nbcourse.grading.batch import _readline, grade_batch
+from nbcourse.grading.batch import grade_batch
 from nbcourse.grading.generate import student_path
 from nbcourse.grading.grader import Spares, grade_notebook, probe_seconds
-from nbcourse.grading.sandbox import Sandbox, _descendants, _own_cgroups
+from nbcourse.grading.sandbox import Sandbox
 
 LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1024,
                 max_procs=40, file_mb=32)
@@ -69,13 +69,53 @@ def _not_someone_elses(group, ours):
     return pid in ours or not os.path.exists(f"/proc/{pid}")
 
 
+def _descendants_of(root):
+    """Every process below ``root``, from the parent each /proc/PID/stat names."""
+    children = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _cgroups_of_this_process():
+    """``{controller: cgroup path}`` of this process, from /proc/self/cgroup."""
+    out = {}
+    with open("/proc/self/cgroup") as f:
+        for line in f.read().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for c in controllers.split(",") if controllers else ["unified"]:
+                out[c] = path
+    return out
+
+
+def _line_within(stream, seconds):
+    """One line of ``stream``, or ``b""`` if none starts within ``seconds``."""
+    import selectors
+
+    with selectors.DefaultSelector() as sel:
+        sel.register(stream, selectors.EVENT_READ)
+        if not sel.select(seconds):
+            return b""
+    return stream.readline()
+
+
 def _leftovers():
     """Processes started by this test (kernels cannot leave the sandbox's PID namespace,
     whose first process is ours), and the sandboxes' cgroups under this process's own that
     this process, a descendant or a process now gone made."""
-    descendants = _descendants(os.getpid())
+    descendants = _descendants_of(os.getpid())
     pids = {p for p in descendants if os.path.exists(f"/proc/{p}") and _read_state(p) != "Z"}
-    memory = _own_cgroups().get("memory")
+    memory = _cgroups_of_this_process().get("memory")
     groups = []
     if memory is not None:
         folder = f"/sys/fs/cgroup/memory{memory.rstrip('/')}"
@@ -399,7 +439,7 @@ def test_fork_limit_is_enforced(tmp_path):
         reply = box.execute("", 5, {"n": "n_forks"}, silent=True)
         n_forks = int(reply.user_expressions["n"]["data"]["text/plain"])
         assert 0 < n_forks < LIMITS.max_procs
-        children = [p for p in _descendants(box.child)]
+        children = [p for p in _descendants_of(box.child)]
         assert len(children) >= n_forks
     finally:
         box.close()
@@ -1151,7 +1191,7 @@ def test_worker_attack_works_outside_the_sandbox(normal_user):
         kinds = {r.split()[0] for r in reached}
         assert {"saw", "wrote", "traced", "stopped"} <= kinds, reached
         assert "read neighbour" in reached and solved
-        assert _readline(decoy.stdout, 10) == (_forged_line("thief") + "\n").encode(), reached
+        assert _line_within(decoy.stdout, 10) == (_forged_line("thief") + "\n").encode(), reached
     finally:
         os.killpg(decoy.pid, signal.SIGKILL)  # the stopped shells and cat
         decoy.wait()
@@ -1241,7 +1281,7 @@ def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):
 
 def _in_sandbox_cgroups():
     """Processes in a sandbox cgroup under this process's memory cgroup."""
-    mine = _own_cgroups().get("memory", "").rstrip("/") + "/nbgrade-"
+    mine = _cgroups_of_this_process().get("memory", "").rstrip("/") + "/nbgrade-"
     found = []
     for pid in os.listdir("/proc"):
         try:
@@ -1269,8 +1309,7 @@ def test_a_python_installation_under_tmp_stays_visible_and_read_only(tmp_path, m
     installed.mkdir()
     (installed / "marker.py").write_text("VALUE = 42\n")
     assert str(installed).startswith(sandbox.SCRATCH + "/"), "the case under test"
-    binds = sandbox._python_binds
-    monkeypatch.setattr(sandbox, "_python_binds", lambda: [*binds(), str(installed)])
+    monkeypatch.setattr(sys, "prefix", str(installed))  # an installation whose prefix is there
     code = (f"import sys; sys.path.insert(0, {str(installed)!r}); import marker; "
             f"print(marker.VALUE, flush=True); open({str(installed / 'new')!r}, 'w')")
     run = subprocess.run(sandbox.bwrap_command(1) + ["--", sys.executable, "-I", "-S", "-c", code],

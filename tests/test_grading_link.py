@@ -1,4 +1,4 @@
-"""The link process that holds the grader's connection to a kernel (nbcourse/grading/_link.py).
+"""The link process that holds the grader's connection to a kernel (nbcourse/grading/link.py).
 
 Its string cutter is checked on JSON texts fed in arbitrary chunks; the process itself is
 run against a ZeroMQ ROUTER socket standing in for a kernel's shell socket: a reply with a
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from nbcourse.grading import _link
+from nbcourse.grading import link
 from nbcourse.grading.sandbox import LINK_SOURCE
 
 MARK = " more bytes cut by the grader]"
@@ -25,7 +25,7 @@ MARK = " more bytes cut by the grader]"
 
 def cut(text, limit, sizes):
     """``text`` (bytes) through a Cutter, in chunks of the given sizes (cycled)."""
-    cutter = _link.Cutter(limit)
+    cutter = link.Cutter(limit)
     pos, i = 0, 0
     while pos < len(text):
         size = sizes[i % len(sizes)]
@@ -70,12 +70,12 @@ def test_cut_copy_is_json_that_keeps_every_string_start(value, sizes, ascii_only
     text = json.dumps(value, ensure_ascii=ascii_only).encode()
     small = cut(text, 10**6, sizes)
     assert small == text  # nothing to cut
-    limit = _link.ROOM + 2000
+    limit = link.ROOM + 2000
     copy = cut(text, limit, sizes)
     if copy is None:  # even cut, more than the limit (structure, not long strings)
         return
     assert len(copy) <= limit
-    assert same_but_cut(value, json.loads(copy), _link.MIN_KEEP, ascii_only)
+    assert same_but_cut(value, json.loads(copy), link.MIN_KEEP, ascii_only)
 
 
 def test_a_50_mb_string_keeps_its_start_and_says_how_much_was_cut():

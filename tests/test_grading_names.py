@@ -22,8 +22,8 @@ def _visible(text):
     return not any(c in text for c in INVISIBLE)
 
 
-def test_any_byte_sequence_is_a_file_name_and_shows_escaped(tmp_path):
-    from nbcourse.grading.cli import _notebooks
+def test_any_byte_sequence_is_a_file_name_and_shows_escaped(tmp_path, capsys):
+    from nbcourse.grading.cli import grade_main
 
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -33,19 +33,20 @@ def test_any_byte_sequence_is_a_file_name_and_shows_escaped(tmp_path):
         fd = os.open(os.fsencode(subs) + b"/" + name, os.O_WRONLY | os.O_CREAT, 0o644)
         os.write(fd, b"not a notebook")  # invalid: graded without a kernel
         os.close(fd)
-    found = _notebooks([str(subs)])
-    assert len(found) == len(raw)
-    lines = []
-    results = grade_batch(EX_BINARY, found, tmp_path / "out", progress=lines.append)
-    names = sorted(r.name for r in results)
-    assert names == sorted(["caf%E9.ipynb", "%FF%FE.ipynb", "%E2%80%AEevil%E2%80%8B.ipynb",
-                            "%1B%5B2Kx.ipynb", "café.ipynb"])
-    assert all(r.status == "invalid" for r in results)
-    assert len(lines) == len(raw) and all(_visible(line) for line in lines)
+    # the folder as the command line gives it: grade finds every notebook in it
+    assert grade_main(["--assignment", str(EX_BINARY), "--out", str(tmp_path / "out"),
+                       str(subs)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert all(_visible(line) for line in printed)
+    names = sorted(["caf%E9.ipynb", "%FF%FE.ipynb", "%E2%80%AEevil%E2%80%8B.ipynb",
+                    "%1B%5B2Kx.ipynb", "café.ipynb"])
+    assert sum(any(name in line for line in printed) for name in names) == len(raw)
     text = (tmp_path / "out" / "grades.csv").read_text(encoding="utf-8")
     assert _visible(text)
     with open(tmp_path / "out" / "grades.csv", encoding="utf-8", newline="") as f:
-        assert sorted(r["submission"].removeprefix("'") for r in csv.DictReader(f)) == names
+        rows = list(csv.DictReader(f))
+    assert sorted(r["submission"].removeprefix("'") for r in rows) == names
+    assert all(r["status"] == "invalid" for r in rows)
     for name in names:
         assert (tmp_path / "out" / name / "results.json").is_file()
 
@@ -178,10 +179,10 @@ def _submission(folder, files):
 ])
 def test_gradescope_picks_one_of_several_notebooks_and_says_which(files, graded, why,
                                                                    tmp_path):
-    from nbcourse.grading.gradescope import _pick_submission
+    from nbcourse.grading.gradescope import pick_submission
 
     folder = _submission(tmp_path / "submission", files)
-    chosen, note = _pick_submission(folder, "02-binary-discriminant")
+    chosen, note = pick_submission(folder, "02-binary-discriminant")
     assert note.startswith(f"You submitted {len(files)} notebooks (")
     assert f"graded {graded}, {why}. Submit only 02-binary-discriminant.ipynb" in note
     assert _visible(note)

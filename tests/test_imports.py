@@ -97,3 +97,95 @@ def test_the_library_has_no_import_circle():
     # imports a name from its package runs the package's __init__, which imports the submodules
     found = circles(graph())
     assert not found, f"modules that import each other, directly or in a circle: {found}"
+
+
+# --- tests take only public names from the library ------------------------------------------
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _declared(module: str) -> set[str] | None:
+    """The names in ``module``'s ``__all__``, read from its source; None if it has none."""
+    path = MODULES.get(module)
+    if path is None:
+        return None
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
+                                                 for t in node.targets)):
+            return set(ast.literal_eval(node.value))
+    return None
+
+
+def private_uses(source: str) -> list[str]:
+    """Where ``source`` takes a private name from nbcourse: an underscore name imported;
+    an underscore attribute of something imported from nbcourse, read or given by name to
+    ``setattr`` and the like; a dotted ``"nbcourse...._name"`` given to ``setattr``; or,
+    from a module whose name starts with an underscore, a name outside its ``__all__``."""
+    tree = ast.parse(source)
+    bound, found = set(), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "nbcourse":
+                    bound.add(alias.asname or alias.name.split(".")[0])
+                    if any(_private(part) for part in alias.name.split(".")):
+                        found.append(f"line {node.lineno}: import {alias.name}")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and (
+                node.module.split(".")[0] == "nbcourse"):
+            private_module = any(_private(part) for part in node.module.split("."))
+            public = _declared(node.module) if private_module else None
+            for alias in node.names:
+                bound.add(alias.asname or alias.name)
+                if _private(alias.name) or (private_module and alias.name not in (public or ())):
+                    found.append(f"line {node.lineno}: from {node.module} import {alias.name}")
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _private(node.attr)
+                and isinstance(node.value, ast.Name) and node.value.id in bound):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+        elif (isinstance(node, ast.Call) and len(node.args) >= 2
+              and isinstance(node.args[0], ast.Name) and node.args[0].id in bound
+              and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
+              and _private(node.args[1].value)):
+            found.append(f"line {node.lineno}: {node.args[0].id}, {node.args[1].value!r}")
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("setattr", "delattr")
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+              and node.args[0].value.split(".")[0] == "nbcourse"
+              and any(_private(p) for p in node.args[0].value.split("."))):
+            found.append(f"line {node.lineno}: {node.args[0].value!r}")
+    return sorted(found, key=lambda where: int(where.split()[1].rstrip(":")))
+
+
+def test_the_check_finds_private_names_taken_from_the_library():
+    source = ("from nbcourse.grading.batch import _readline, grade_batch\n"
+              "from nbcourse.grading import sandbox\n"
+              "import nbcourse.grading._kernel\n"
+              "from nbcourse._validation import check_alpha, _describe\n"
+              "from nbcourse.__main__ import main\n"
+              "sandbox._python_binds()\n"
+              "monkeypatch.setattr(sandbox, '_python_binds', list)\n"
+              "monkeypatch.setattr('nbcourse.grading.sandbox._own_cgroups', dict)\n"
+              "grade_batch.__name__, sandbox.Sandbox, check_alpha\n")
+    assert private_uses(source) == [
+        "line 1: from nbcourse.grading.batch import _readline",
+        "line 3: import nbcourse.grading._kernel",
+        "line 4: from nbcourse._validation import _describe",
+        "line 6: sandbox._python_binds",
+        "line 7: sandbox, '_python_binds'",
+        "line 8: 'nbcourse.grading.sandbox._own_cgroups'",
+    ]
+
+
+def test_tests_take_only_public_names_from_the_library():
+    found = {}
+    for path in sorted(TESTS.rglob("*.py")):
+        if "node_modules" in path.parts:
+            continue
+        uses = private_uses(path.read_text(encoding="utf-8"))
+        if uses:
+            found[str(path.relative_to(TESTS))] = uses
+    assert not found, f"tests that take private names from nbcourse: {found}"

@@ -466,8 +466,18 @@ def test_mime_bundle_outside_a_kernel_has_html_still_and_text():
     assert "run the cell in a live kernel" in data["text/plain"]
 
 
+def in_a_kernel(monkeypatch, live):
+    """Make IPython report a shell with a kernel (as in Jupyter), or none (as in a script)."""
+    import types
+
+    import IPython
+
+    shell = types.SimpleNamespace(kernel=object()) if live else None
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+
+
 def test_in_a_live_kernel_the_figure_displays_as_controls_and_an_image(monkeypatch):
-    monkeypatch.setattr(interact, "_has_comm_kernel", lambda: True)
+    in_a_kernel(monkeypatch, True)
     monkeypatch.delenv(interact.STATIC_ENV, raising=False)
     fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
     assert callable(fig._ipython_display_), "IPython then calls it instead of the bundle"
@@ -475,13 +485,13 @@ def test_in_a_live_kernel_the_figure_displays_as_controls_and_an_image(monkeypat
     assert WIDGET_VIEW not in data, "the stored form never carries a widget view"
     monkeypatch.setenv(interact.STATIC_ENV, "static")
     assert not hasattr(fig, "_ipython_display_"), "the book's runner gets the stored form"
-    monkeypatch.setattr(interact, "_has_comm_kernel", lambda: False)
+    in_a_kernel(monkeypatch, False)
     monkeypatch.delenv(interact.STATIC_ENV)
     assert not hasattr(fig, "_ipython_display_"), "no kernel: the stored form"
 
 
 def test_a_live_figure_draws_only_the_states_the_reader_reaches(monkeypatch):
-    monkeypatch.setattr(interact, "_has_comm_kernel", lambda: True)
+    in_a_kernel(monkeypatch, True)
     monkeypatch.delenv(interact.STATIC_ENV, raising=False)
     drawn = []
 

@@ -7,6 +7,8 @@
 * :mod:`~nbcourse.grading.variants` — per-student numbers for compute-a-value questions,
   checked for the owner a roster or Gradescope names (never the notebook's claim);
 * :mod:`~nbcourse.grading.sandbox` — one kernel per submission in a bubblewrap sandbox;
+* :mod:`~nbcourse.grading.link` — the process that holds the connection to one kernel and
+  cuts what it sends to a bounded size;
 * :mod:`~nbcourse.grading.grader` — one submission: run it in its sandbox and score it;
 * :mod:`~nbcourse.grading.batch` — many submissions on worker processes, ``grades.csv`` and
   ``results.json``;

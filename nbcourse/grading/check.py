@@ -20,7 +20,7 @@ from pathlib import Path
 from .assignment import load_assignment
 from .probe import evaluate
 
-__all__ = ["CellFailures", "Checker", "checker", "find_assignment"]
+__all__ = ["CellFailures", "Checker", "checker", "defined_names", "defines", "find_assignment"]
 
 
 def find_assignment(name):
@@ -58,18 +58,18 @@ def _namespace():
     return sys._getframe(2).f_globals
 
 
-def _defines(source, name):
+def defines(source, name):
     """Whether the cell ``source`` defines ``name`` (a ``def``/``class`` or an assignment).
 
     Read from the text, so that a cell with a syntax error still counts. Linear in the
     length of ``source`` (the grader runs it on what a submission wrote); see
     :func:`defined_names` for every name at once.
 
-    >>> _defines("def bias(p, q, prior1):\\n    return (", "bias")
+    >>> defines("def bias(p, q, prior1):\\n    return (", "bias")
     True
-    >>> _defines("ex3_w, ex3_w0 = 1, 2", "ex3_w0")
+    >>> defines("ex3_w, ex3_w0 = 1, 2", "ex3_w0")
     True
-    >>> _defines("print(bias)", "bias")
+    >>> defines("print(bias)", "bias")
     False
     """
     word = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
@@ -137,8 +137,8 @@ def _assigned_target(line):
 
 
 def defined_names(source):
-    """Every name the cell ``source`` defines, in the sense of :func:`_defines`, in one
-    linear pass: ``name in defined_names(source)`` is ``_defines(source, name)`` for a
+    """Every name the cell ``source`` defines, in the sense of :func:`defines`, in one
+    linear pass: ``name in defined_names(source)`` is ``defines(source, name)`` for a
     Python identifier ``name``.
 
     >>> sorted(defined_names("def f():\\n    y = 2\\nobj.attr, (a, b) = g\\nh(x)[0] = 1"))
@@ -170,12 +170,12 @@ class CellFailures:
         """Note one executed cell: ``error`` is None, an exception or its text."""
         if error is None:
             # a cell that ran defines its names afresh: forget older failures of them
-            for name in [n for n in self.failed if _defines(source, n)]:
+            for name in [n for n in self.failed if defines(source, n)]:
                 del self.failed[name]
             return
         text = error if isinstance(error, str) else _error_text(error)
         for name in _names(source):
-            if _defines(source, name):
+            if defines(source, name):
                 self.failed[name] = text
 
     def post_run_cell(self, result):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .assignment import Limits, load_assignment
 
-__all__ = ["build_bundle", "run"]
+__all__ = ["build_bundle", "find_notebooks", "pick_submission", "run"]
 
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image.
@@ -119,10 +119,14 @@ def build_bundle(assignment_dir, output, limits=None, allow_per_process_limits=F
     return output
 
 
-def _pick_submission(folder, name):
+def pick_submission(folder, name):
     """The notebook to grade among those under ``folder`` and a note for the student: the
     one named ``<assignment>.ipynb``, else the only readable notebook, else the first
-    readable one in alphabetical order (the first of all if none is readable)."""
+    readable one in alphabetical order (the first of all if none is readable).
+
+    ``name`` is the assignment's name.  Returns ``(path, note)``: ``path`` is ``None`` if no
+    notebook was submitted, and ``note`` is empty if there was exactly one.
+    """
     from .files import NotebookError
     from .grader import read_code_cells
 
@@ -220,7 +224,7 @@ def run(root):
         config = json.loads((root / "source" / "config.json").read_text(encoding="utf-8"))
         assignment = load_assignment(root / "source" / "assignment")
         limits = Limits(**config["limits"])
-        notebook, note = _pick_submission(root / "submission", assignment.name)
+        notebook, note = pick_submission(root / "submission", assignment.name)
         if notebook is None:
             _write(results_dir, {"score": 0.0, "output": note, "tests": []})
             return 0

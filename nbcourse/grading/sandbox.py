@@ -23,7 +23,7 @@ and more than one CPU). There is no weaker fallback.
 
 The grader reaches the kernel through Unix sockets inside the sandbox's own ``/tmp``, via
 ``/proc/<pid>/root``: nothing of a sandbox is ever written to the grader's filesystem. The
-connection itself lives in a *link* process per kernel (:mod:`nbcourse.grading._link`) with
+connection itself lives in a *link* process per kernel (:mod:`nbcourse.grading.link`) with
 its own hard memory and CPU limits, which reads what a kernel sends as a stream: one huge
 reply (a 50 MB exception message) comes back with its long strings cut, so the grading
 process receives one bounded reply per request; a kernel that sends more than the link's
@@ -48,11 +48,11 @@ from pathlib import Path
 
 from .assignment import Limits
 
-__all__ = ["Flood", "Isolation", "IsolationError", "KernelDied", "Reply", "Sandbox", "isolation",
-           "require_isolation"]
+__all__ = ["Flood", "Isolation", "IsolationError", "KernelDied", "Reply", "Sandbox", "find_bwrap",
+           "isolation", "require_isolation"]
 
 KERNEL_SOURCE = (Path(__file__).with_name("_kernel.py")).read_text(encoding="utf-8")
-LINK_SOURCE = (Path(__file__).with_name("_link.py")).read_text(encoding="utf-8")
+LINK_SOURCE = (Path(__file__).with_name("link.py")).read_text(encoding="utf-8")
 MAX_MESSAGE = 10 * 1024 * 1024  # a reply's content, once the link has cut its long strings
 MAX_LINK_BYTES = 32 * MAX_MESSAGE  # all a kernel may send its link, replies included
 MAX_STRAYS = 1000  # messages a kernel may send that answer no request
@@ -141,7 +141,9 @@ def _hidden_packages():
     return out
 
 
-def _bwrap():
+def find_bwrap():
+    """Path of the bubblewrap program (``bwrap``) the sandbox runs, or None if it is not
+    installed."""
     return shutil.which("bwrap") or ("/usr/bin/bwrap" if os.path.exists("/usr/bin/bwrap")
                                      else None)
 
@@ -159,7 +161,7 @@ def _env():
 
 def bwrap_command(scratch_mb, extra=()):
     """The bubblewrap command line up to (not including) the program to run."""
-    bwrap = _bwrap()
+    bwrap = find_bwrap()
     if bwrap is None:
         raise IsolationError("bubblewrap (bwrap) is not installed; install the Debian "
                              "package bubblewrap")
@@ -480,7 +482,7 @@ class Sandbox:
         return pid
 
     def _connect(self, info, key):
-        """Start the link process (:mod:`nbcourse.grading._link`) that holds the connection
+        """Start the link process (:mod:`nbcourse.grading.link`) that holds the connection
         to the kernel: whatever the kernel sends fills it, never this process."""
         config = {"path": f"/proc/{self.child}/root{info['ip']}-{info['shell_port']}",
                   "key": key, "max_message": MAX_MESSAGE, "max_bytes": MAX_LINK_BYTES,

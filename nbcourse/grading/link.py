@@ -36,6 +36,8 @@ import struct
 import sys
 import time
 
+__all__ = ["MIN_KEEP", "ROOM", "Cutter", "Link", "Message", "main"]
+
 DELIMITER = b"<IDS|MSG>"
 MAX_FRAMES = 64  # frames of one message before the delimiter, and buffers after the content
 MAX_HEADER = 65536  # bytes kept of a signature, parent or command frame
