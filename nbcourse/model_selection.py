@@ -4,7 +4,8 @@ the smoothing constant chosen by out-of-fold scores.
 * :func:`cross_validate_models` fits categorical and product-of-Bernoullis naive Bayes to real
   data (integer codes) by stratified k-fold cross-validation and returns out-of-fold
   probabilities (:class:`CrossValidation`);
-* :func:`out_of_fold_proba` fits any other classifier on the same folds, and
+* :func:`stratified_folds` splits the rows into the folds every function here uses,
+  :func:`out_of_fold_proba` fits any other classifier on given folds, and
   :func:`fold_log_loss` scores out-of-fold probabilities fold by fold;
 * :func:`cross_validate_alpha`: out-of-fold log loss, accuracy and calibration of the
   categorical and the PoB model over a grid of ``α`` (:class:`SmoothingPath`).
@@ -38,6 +39,7 @@ __all__ = [
     "cross_validate_models",
     "fold_log_loss",
     "out_of_fold_proba",
+    "stratified_folds",
 ]
 
 
@@ -135,9 +137,6 @@ def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValid
     >>> cv.proba_pob.shape
     (2201, 2)
     """
-    from sklearn.model_selection import StratifiedKFold
-
-
     X = check_codes(X, "X")
     labels = check_labels(y, X.shape[0])
     classes, codes = np.unique(labels, return_inverse=True)
@@ -148,21 +147,60 @@ def cross_validate_models(X, y, *, alpha=1.0, n_splits=10, seed=0) -> CrossValid
                          f"got {n_splits}")
     n_values = X.max(axis=0) + 1
     B = one_hot(X, n_values=n_values)
-    fold = np.empty(X.shape[0], dtype=np.int64)
+    fold = stratified_folds(codes, n_splits, seed=seed)
     p_cat = np.empty((X.shape[0], classes.size))
     p_pob = np.empty_like(p_cat)
-    random_state = seed if seed is None or isinstance(seed, numbers.Integral) else int(
-        check_seed(seed).generate_state(1)[0])
-    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
-    for k, (train, test) in enumerate(splitter.split(X, codes)):
+    for k in range(n_splits):
+        test = fold == k
+        train = ~test
         if np.unique(codes[train]).size < classes.size:
             raise ValueError(f"fold {k} leaves a class out of training; use fewer folds")
-        fold[test] = k
         cat = CategoricalNB(alpha=alpha, n_values=n_values).fit(X[train], codes[train])
         pob = ProductOfBernoullisNB(alpha=alpha).fit(B[train], codes[train])
         p_cat[test] = cat.predict_proba(X[test])
         p_pob[test] = pob.predict_proba(B[test])
     return CrossValidation(classes, codes.astype(np.int64), fold, p_cat, p_pob)
+
+
+def stratified_folds(y, n_splits=10, *, seed=0) -> np.ndarray:
+    """The fold in which each row is held out, in stratified k-fold cross-validation.
+
+    The rows are shuffled and split into ``n_splits`` folds with each class spread over
+    them as evenly as it can be (scikit-learn's ``StratifiedKFold`` with ``shuffle=True``).
+
+    Parameters
+    ----------
+    y : array_like, shape (N,)
+        Class labels (any sortable type).
+    n_splits : int, default 10
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+        An int is passed to ``StratifiedKFold`` as its ``random_state``; a SeedSequence or
+        Generator supplies one; None shuffles differently each time.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (N,)
+        Fold numbers ``0..n_splits-1``, as :attr:`CrossValidation.fold`.
+
+    Examples
+    --------
+    >>> fold = stratified_folds([0, 0, 0, 1, 1, 1], 3, seed=0)
+    >>> sorted(fold.tolist())
+    [0, 0, 1, 1, 2, 2]
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    labels = np.asarray(y)
+    if labels.ndim != 1:
+        raise ValueError(f"y must be a 1-d array of labels, got shape {labels.shape}")
+    n_splits = check_int(n_splits, "n_splits", 2)
+    random_state = seed if seed is None or isinstance(seed, numbers.Integral) else int(
+        check_seed(seed).generate_state(1)[0])
+    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+    fold = np.empty(labels.shape[0], dtype=np.int64)
+    for k, (_, test) in enumerate(splitter.split(np.zeros((labels.shape[0], 1)), labels)):
+        fold[test] = k
+    return fold
 
 
 def _check_fold(fold, n_rows):
@@ -206,7 +244,7 @@ def fold_log_loss(y, proba, fold) -> np.ndarray:
     return np.array([log_loss(labels[folds == k], p[folds == k]) for k in range(n_folds)])
 
 
-def out_of_fold_proba(estimator, X, y, fold) -> np.ndarray:
+def out_of_fold_proba(estimator, X, y, fold, *, method="predict_proba") -> np.ndarray:
     """Out-of-fold class probabilities of any classifier on given folds.
 
     For each fold ``k`` a fresh copy of ``estimator`` (``sklearn.base.clone``) is fitted to
@@ -217,12 +255,14 @@ def out_of_fold_proba(estimator, X, y, fold) -> np.ndarray:
     Parameters
     ----------
     estimator : scikit-learn classifier
-        Unfitted, with ``fit`` and ``predict_proba``.
+        Unfitted, with ``fit`` and ``method``.
     X : array_like, shape (N, d)
     y : array_like of int, shape (N,)
         Class codes 0..C-1; every class must occur outside every fold.
     fold : array_like of int, shape (N,)
-        Fold numbers 0..K-1.
+        Fold numbers 0..K-1, as :func:`stratified_folds` gives them.
+    method : {"predict_proba", "predict_log_proba"}, default "predict_proba"
+        Probabilities or their logs.
 
     Returns
     -------
@@ -241,8 +281,10 @@ def out_of_fold_proba(estimator, X, y, fold) -> np.ndarray:
     """
     from sklearn.base import clone
 
-    if not (hasattr(estimator, "fit") and hasattr(estimator, "predict_proba")):
-        raise TypeError(f"estimator must be a classifier with fit and predict_proba, "
+    if method not in ("predict_proba", "predict_log_proba"):
+        raise ValueError(f"method must be 'predict_proba' or 'predict_log_proba', got {method!r}")
+    if not (hasattr(estimator, "fit") and hasattr(estimator, method)):
+        raise TypeError(f"estimator must be a classifier with fit and {method}, "
                         f"got {type(estimator).__name__}")
     X = np.asarray(X)
     labels = check_codes(y, "y", ndim=1)
@@ -258,7 +300,7 @@ def out_of_fold_proba(estimator, X, y, fold) -> np.ndarray:
         if np.unique(labels[train]).size < n_classes:
             raise ValueError(f"fold {k} leaves a class out of training; use fewer folds")
         model = clone(estimator).fit(X[train], labels[train])
-        proba[test] = model.predict_proba(X[test])
+        proba[test] = getattr(model, method)(X[test])
     return proba
 
 

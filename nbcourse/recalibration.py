@@ -33,13 +33,12 @@ True
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import expit, log_expit, log_softmax, logsumexp
 
-from ._validation import as_real_array, check_codes, check_int, check_seed
+from ._validation import as_real_array, check_codes, check_int
 from .calibration import _check_proba_and_labels
 
 __all__ = [
@@ -518,7 +517,8 @@ def calibrate_held_out(estimator, calibrator, X_cal, y_cal) -> Recalibrated:
 def cross_fit(estimator, calibrator, X, y, *, n_splits=5, seed=0) -> Recalibrated:
     """Fit a calibrator on out-of-fold scores and the classifier on all the cases.
 
-    The cases are split into ``n_splits`` stratified folds; a copy of ``estimator`` fitted
+    The cases are split into ``n_splits`` stratified folds
+    (:func:`nbcourse.model_selection.stratified_folds`); a copy of ``estimator`` fitted
     outside each fold scores the cases inside it, so every case gets a score from a model that
     did not see it.  The calibrator is fitted to these out-of-fold scores, and ``estimator`` is
     then refitted to all the cases (scikit-learn's ``CalibratedClassifierCV(ensemble=False)``).
@@ -548,7 +548,8 @@ def cross_fit(estimator, calibrator, X, y, *, n_splits=5, seed=0) -> Recalibrate
     True
     """
     from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
+
+    from .model_selection import out_of_fold_proba, stratified_folds
 
     _check_pair(estimator, calibrator)
     X = np.asarray(X)
@@ -556,15 +557,8 @@ def cross_fit(estimator, calibrator, X, y, *, n_splits=5, seed=0) -> Recalibrate
     if X.ndim != 2 or X.shape[0] != labels.shape[0]:
         raise ValueError(f"X must have shape (N, d) with one row per label ({labels.shape[0]}), "
                          f"got shape {X.shape}")
-    n_splits = check_int(n_splits, "n_splits", 2)
-    n_classes = int(labels.max()) + 1
-    random_state = seed if seed is None or isinstance(seed, numbers.Integral) else int(
-        check_seed(seed).generate_state(1)[0])
-    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
-    scores = np.empty((labels.shape[0], n_classes))
-    for k, (train, test) in enumerate(splitter.split(X, labels)):
-        if np.unique(labels[train]).size < n_classes:
-            raise ValueError(f"fold {k} leaves a class out of training; use fewer folds")
-        scores[test] = clone(estimator).fit(X[train], labels[train]).predict_log_proba(X[test])
+    fold = stratified_folds(labels, n_splits, seed=seed)
+    scores = out_of_fold_proba(estimator, X, labels, fold, method="predict_log_proba")
+    n_classes = scores.shape[1]
     calibrator.fit(_binary_g(scores) if n_classes == 2 else scores, labels)
     return Recalibrated(clone(estimator).fit(X, labels), calibrator)

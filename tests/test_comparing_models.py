@@ -18,7 +18,12 @@ from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 
 from nbcourse.calibration import log_loss, paired_bootstrap
 from nbcourse.datasets import titanic
-from nbcourse.model_selection import cross_validate_models, fold_log_loss, out_of_fold_proba
+from nbcourse.model_selection import (
+    cross_validate_models,
+    fold_log_loss,
+    out_of_fold_proba,
+    stratified_folds,
+)
 from nbcourse.naive_bayes import (
     CategoricalNB,
     FullJointNB,
@@ -170,6 +175,37 @@ def test_out_of_fold_proba_reproduces_cross_validate_models():
     p = out_of_fold_proba(CategoricalNB(alpha=1.0, n_values=X.max(axis=0) + 1), X, cv.y, cv.fold)
     assert_allclose(p, cv.proba("categorical"), rtol=1e-12)
     assert_allclose(fold_log_loss(cv.y, p, cv.fold), cv.fold_log_loss("categorical"), rtol=1e-12)
+
+
+def test_stratified_folds_are_scikit_learns_and_spread_each_class():
+    from sklearn.model_selection import StratifiedKFold
+
+    rng = np.random.default_rng(3)
+    y = rng.choice(["a", "b", "c"], size=103, p=[0.6, 0.3, 0.1])
+    fold = stratified_folds(y, 5, seed=11)
+    splits = StratifiedKFold(n_splits=5, shuffle=True, random_state=11).split(y[:, None], y)
+    for k, (_, test) in enumerate(splits):
+        assert_array_equal(np.flatnonzero(fold == k), test)
+    for label in "abc":
+        counts = np.bincount(fold[y == label], minlength=5)
+        assert counts.max() - counts.min() <= 1
+    assert_array_equal(stratified_folds(y, 5, seed=np.random.SeedSequence(4)),
+                       stratified_folds(y, 5, seed=np.random.SeedSequence(4)))
+    with pytest.raises(ValueError, match="n_splits must be"):
+        stratified_folds(y, 1)
+    with pytest.raises(ValueError, match=r"y must be a 1-d array of labels, got shape \(2, 1\)"):
+        stratified_folds([[0], [1]], 2)
+
+
+def test_out_of_fold_log_proba_is_the_log_of_the_proba():
+    X, y = titanic().to_rows(target="Survived")
+    codes = np.unique(y, return_inverse=True)[1]
+    fold = stratified_folds(codes, 4, seed=2)
+    model = CategoricalNB(alpha=1.0, n_values=X.max(axis=0) + 1)
+    log_p = out_of_fold_proba(model, X, codes, fold, method="predict_log_proba")
+    assert_allclose(np.exp(log_p), out_of_fold_proba(model, X, codes, fold), rtol=1e-12)
+    with pytest.raises(ValueError, match="method must be 'predict_proba' or 'predict_log_proba'"):
+        out_of_fold_proba(model, X, codes, fold, method="predict")
 
 
 def test_fold_log_loss_is_the_log_loss_of_each_fold():
