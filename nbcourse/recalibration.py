@@ -36,8 +36,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit, log_expit, log_softmax, logsumexp
+from scipy.special import expit, log_expit
 
+from ._logspace import log_normalise, logsumexp
 from ._validation import as_real_array, check_codes, check_int
 from .calibration import _check_proba_and_labels
 
@@ -89,7 +90,7 @@ def _check_weights(weights, n):
 
 def _log_odds_one_vs_rest(log_scores):
     """``ln[p_c / (1 - p_c)]`` for every class from log scores (N, C)."""
-    logp = log_softmax(log_scores, axis=1)
+    logp = log_normalise(log_scores, axis=1)
     C = logp.shape[1]
     rest = np.column_stack([logsumexp(np.delete(logp, c, axis=1), axis=1) for c in range(C)])
     return logp - rest
@@ -161,7 +162,7 @@ def brier_score(y, proba) -> float:
 def _temperature_loss(w, s, labels):
     """Mean log loss of softmax(w s), its first and second derivatives in ``w``."""
     z = w * s
-    logp = z - logsumexp(z, axis=1, keepdims=True)
+    logp = log_normalise(z, axis=1)
     p = np.exp(logp)
     chosen = s[np.arange(len(labels)), labels]
     mean_s = (p * s).sum(axis=1)
@@ -246,7 +247,7 @@ class TemperatureScaling:
         _check_same_kind(self, s)
         if s.ndim == 1:
             return np.column_stack([expit(s / self.temperature_), expit(-s / self.temperature_)])
-        return np.exp(log_softmax(s / self.temperature_, axis=1))
+        return np.exp(log_normalise(s / self.temperature_, axis=1))
 
 
 # ------------------------------------------------------------------ Platt
