@@ -317,9 +317,12 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     The folder is incremental and resumable: rows of other submissions, the written
     answers and their merged scores and comments are kept; a submission whose row and
     ``results.json`` are already there is not graded again (``regrade=True`` grades it
-    again and replaces its row). Each submission's files are written as it finishes, its
-    ``results.json`` last and atomically, so a batch stopped at any point (Ctrl-C,
-    ``kill -9``) resumes where it stopped when run again.
+    again and replaces its row). As each submission finishes, its row is recorded
+    (:meth:`~nbcourse.grading.gradebook.OutputFolder.record_finished`) and its
+    ``results.json`` written atomically; ``grades.csv`` and the written answers are
+    rewritten from time to time (:class:`~nbcourse.grading.gradebook.Flushes`) and at the
+    end, so a batch stopped at any point (Ctrl-C, ``kill -9``) resumes where it stopped
+    when run again.
 
     ``roster`` (a :class:`~nbcourse.grading.variants.Roster`) names each submission's owner,
     whose identifier per-student answers are checked for; a submission it does not list, or
