@@ -8,6 +8,11 @@ code; ``--baseline``, default the commit before the sandbox changed):
   submission with its check cells), ``--workers`` worker processes (goal: at least 1);
 * the cost of starting one sandboxed kernel and stopping it (median of ``--starts``);
 
+* the bookkeeping of a large batch: ``--bookkeeping`` submissions that are not notebooks
+  (each graded at once, without a kernel, so what is timed is writing ``grades.csv``, the
+  written answers and ``results.json``), against the grader of ``--bookkeeping-baseline``
+  (default: the last commit that rewrote ``grades.csv`` after every submission);
+
 and for this tree only, the peak resident memory of the grading side on a batch of hostile
 submissions (forged huge replies, 2.4 GB of messages sent to the grader, a line that makes a
 backtracking pattern take cubic time, a 19 MB string in the notebook, memory split over
@@ -33,6 +38,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISE = "exercises/02-binary-discriminant"
 BASELINE = "8c0c03b"  # the grader with its own zygote and mount code
+BOOKKEEPING_BASELINE = "cbc4ec5"  # grades.csv and written answers rewritten per submission
+
+BOOKKEEPING = textwrap.dedent("""
+    import json, sys, time
+    from pathlib import Path
+    from nbcourse.grading.batch import grade_batch
+    assignment, tmp, n = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+    subs = tmp / "submissions"
+    subs.mkdir()
+    for i in range(n):
+        (subs / f"s{i:05d}.ipynb").write_bytes(b"not a notebook")
+    start = time.perf_counter()
+    results = grade_batch(assignment, sorted(subs.iterdir()), tmp / "out", workers=2,
+                          progress=None, allow_per_process_limits=True)
+    seconds = time.perf_counter() - start
+    rows = (tmp / "out" / "grades.csv").read_text(encoding="utf-8").count("\\n") - 1
+    print(json.dumps({"seconds": seconds, "n": len(results), "rows": rows}))
+""")
 
 THROUGHPUT = textwrap.dedent("""
     import json, os, shutil, sys, time
@@ -195,6 +218,9 @@ def main():
     parser.add_argument("--starts", type=int, default=10)
     parser.add_argument("--baseline", default=BASELINE, help="git commit of the earlier grader")
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--bookkeeping", type=int, default=1000,
+                        help="submissions of the bookkeeping batch (0: leave it out)")
+    parser.add_argument("--bookkeeping-baseline", default=BOOKKEEPING_BASELINE)
     args = parser.parse_args()
     cores = min(args.workers, os.cpu_count() or 1)
     print(f"{args.copies} copies of the solution, {args.workers} workers, "
@@ -216,6 +242,21 @@ def main():
                   f" {r['n'] / r['seconds']:.2f} submissions/s, "
                   f"{r['n'] / r['seconds'] / cores:.2f} submissions/s/core; "
                   f"median {r['median']:.2f} s per submission")
+        if args.bookkeeping:
+            print(f"\nbookkeeping: {args.bookkeeping} submissions that are not notebooks, "
+                  f"2 workers")
+            old = _baseline_tree(args.bookkeeping_baseline, Path(tmp) / "bookkeeping-baseline")
+            times = {}
+            for label, path, exercise in (("this tree", str(ROOT), ROOT / EXERCISE),
+                                          (args.bookkeeping_baseline, str(old), old / EXERCISE)):
+                work = Path(tempfile.mkdtemp(dir=tmp))
+                b = _run(BOOKKEEPING, [exercise, work, args.bookkeeping], path)
+                times[label] = b["seconds"]
+                print(f"  {label}: {b['n']} graded, {b['rows']} rows in grades.csv, "
+                      f"{b['seconds']:.1f} s ({b['seconds'] / b['n'] * 1000:.1f} ms per "
+                      f"submission)")
+            print(f"  ratio this tree / {args.bookkeeping_baseline}: "
+                  f"{times['this tree'] / times[args.bookkeeping_baseline]:.3f}")
         work = Path(tempfile.mkdtemp(dir=tmp))
         h = _run(HOSTILE, [ROOT, ROOT / EXERCISE, work], str(ROOT))
         print(f"\nhostile batch ({h['n']} submissions, {h['honest_full']}/4 honest ones with full "

@@ -22,6 +22,7 @@ from hostile import (
 from nbcourse.grading import Limits
 from nbcourse.grading.batch import grade_batch
 from nbcourse.grading.generate import student_path
+from nbcourse.grading.gradebook import OutputFolder
 from nbcourse.grading.grader import grade_notebook
 
 LIMITS = Limits(**HONEST_LIMITS)
@@ -118,8 +119,11 @@ def test_a_late_submission_and_a_regrade_keep_every_row_and_written_score(tmp_pa
 
 _KILLED_BATCH = """
 import os, sys
-from nbcourse.grading import Limits
+from nbcourse.grading import Limits, gradebook
 from nbcourse.grading.batch import grade_batch
+
+if os.environ.get("REWRITE_EVERY"):  # how long grades.csv may go without a rewrite
+    gradebook.Flushes.__init__.__defaults__ = (float(os.environ["REWRITE_EVERY"]), 20, None)
 
 def progress(line):
     print(line, flush=True)
@@ -132,16 +136,22 @@ grade_batch(sys.argv[1], sys.argv[3:], sys.argv[2], workers=1, progress=progress
 """
 
 
-def test_a_batch_killed_midway_resumes_without_regrading_what_was_done(tmp_path):
+@pytest.mark.parametrize("rewrite_every", [0.0, 1e9], ids=["rewritten", "not-rewritten"])
+def test_a_batch_killed_midway_resumes_without_regrading_what_was_done(tmp_path, rewrite_every):
     subs = [written_answer_notebook(tmp_path / "subs" / f"s{i}.ipynb", f"answer {i}") for i in range(3)]
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, "-c", _KILLED_BATCH, str(EX_BINARY), str(out),
                            *map(str, subs)], capture_output=True, text=True, timeout=300,
-                          cwd=ROOT)
+                          cwd=ROOT, env={**os.environ, "REWRITE_EVERY": str(rewrite_every)})
     assert proc.returncode == -9, proc.stderr
     done = sorted(p.parent.name for p in out.glob("*/results.json"))
     assert done == ["s0.ipynb"]
-    assert list(_grades(out)) == ["s0.ipynb"]
+    # killed before grades.csv was rewritten, its row is still on record
+    if rewrite_every == 0.0:
+        assert list(_grades(out)) == ["s0.ipynb"]
+    else:
+        assert not (out / "grades.csv").exists()
+    assert list(OutputFolder(out).read_rows(None)) == ["s0.ipynb"]
     before = os.stat(out / "s0.ipynb" / "results.json")
 
     lines = []

@@ -7,6 +7,7 @@ starts an IPython kernel on the connection file the sandbox received. It imports
 from nbcourse (which the sandbox cannot see anyway).
 """
 
+import gc
 import json
 import resource
 import signal
@@ -25,6 +26,43 @@ def set_limits(limits, cpu):
     resource.setrlimit(resource.RLIMIT_NPROC, (limits["max_procs"],) * 2)
 
 
+def light_jupyter_client():
+    """Load of ``jupyter_client`` only what a kernel uses (the session, the connection file
+    functions and the blocking client class that ipykernel names); the rest of the package (kernel
+    managers, provisioners, the asynchronous client) loads on first use of any other name,
+    so ``import jupyter_client`` in a notebook still sees the whole package. If that part
+    cannot be loaded alone, the package is left to load as usual."""
+    import importlib
+    import importlib.util
+
+    spec = importlib.util.find_spec("jupyter_client")
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return
+    package = importlib.util.module_from_spec(spec)
+
+    def __getattr__(name):  # the first other name runs the package's own __init__
+        del package.__getattr__
+        spec.loader.exec_module(package)
+        return getattr(package, name)
+
+    package.__getattr__ = __getattr__
+    sys.modules["jupyter_client"] = package
+    try:
+        # by module name: ``from jupyter_client import connect`` would ask the package first
+        _version, blocking, connect = (importlib.import_module(f"jupyter_client.{name}")
+                                       for name in ("_version", "blocking", "connect"))
+        package.__version__ = _version.__version__
+        package.version_info = _version.version_info
+        package.protocol_version = _version.protocol_version
+        package.protocol_version_info = _version.protocol_version_info
+        package.write_connection_file = connect.write_connection_file
+        package.find_connection_file = connect.find_connection_file
+        package.BlockingKernelClient = blocking.BlockingKernelClient
+    except Exception:  # noqa: BLE001 - any failure: import the package the usual way
+        for name in [m for m in sys.modules if m.partition(".")[0] == "jupyter_client"]:
+            del sys.modules[name]
+
+
 def main(config):
     sys.path[:] = config["path"]
     set_limits(config["limits"], int(config["cpu_seconds"]))
@@ -32,6 +70,10 @@ def main(config):
     # no debugger: debugpy is a large import at every start and one more way into the
     # kernel; ipykernel runs without it when it cannot be imported
     sys.modules["debugpy"] = None
+    # start-up creates only long-lived objects: no cyclic collection while importing, and
+    # afterwards they are left out of every collection the notebook's code triggers
+    gc.disable()
+    light_jupyter_client()
     argv = ["-f", config["connection_file"], "--HistoryManager.enabled=False",
             "--IPKernelApp.quiet=True", "--InteractiveShell.xmode=Minimal"]
     from ipykernel.kernelapp import IPKernelApp
@@ -39,6 +81,8 @@ def main(config):
     app = IPKernelApp.instance()
     app.initialize(argv)
     app.shell.ask_exit = lambda: None  # exit() and quit() must not end the grading kernel
+    gc.freeze()
+    gc.enable()
     app.start()
     quick = 0
     while quick < 20:  # a loop stopped from inside the notebook keeps serving

@@ -317,9 +317,12 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     The folder is incremental and resumable: rows of other submissions, the written
     answers and their merged scores and comments are kept; a submission whose row and
     ``results.json`` are already there is not graded again (``regrade=True`` grades it
-    again and replaces its row). Each submission's files are written as it finishes, its
-    ``results.json`` last and atomically, so a batch stopped at any point (Ctrl-C,
-    ``kill -9``) resumes where it stopped when run again.
+    again and replaces its row). As each submission finishes, its row is recorded
+    (:meth:`~nbcourse.grading.gradebook.OutputFolder.record_finished`) and its
+    ``results.json`` written atomically; ``grades.csv`` and the written answers are
+    rewritten from time to time (:class:`~nbcourse.grading.gradebook.Flushes`) and at the
+    end, so a batch stopped at any point (Ctrl-C, ``kill -9``) resumes where it stopped
+    when run again.
 
     ``roster`` (a :class:`~nbcourse.grading.variants.Roster`) names each submission's owner,
     whose identifier per-student answers are checked for; a submission it does not list, or
@@ -361,6 +364,15 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
         names = output_names(notebooks, folder.base(notebooks, base))
         written = folder.load_written()
         export = WrittenExport(assignment.path, out_dir)
+        recovered = folder.finished()
+        if recovered:  # a batch stopped between two rewrites: finish its bookkeeping
+            for entry in recovered:  # answers taken again, unless the notebook is gone
+                if os.path.isfile(str(entry.get("notebook", ""))):
+                    export.update(entry["name"], entry["notebook"], write=False)
+            export.order(list(rows))
+            folder.write_grades(columns, rows, written)
+            export.finish()
+            folder.clear_finished()
         done = {n for n in names if n in rows and (out_dir / n / "results.json").is_file()}
         todo = [i for i, n in enumerate(names) if regrade or n not in done]
         kept = [n for n in names if n in done and not regrade]
@@ -390,35 +402,48 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
     replaced: list[int] = []
     earlier = list(rows)
     before = set(earlier)
+    from .gradebook import Flushes
+
     lock = threading.Lock()
     done = [0]
+    flushes = Flushes()
     width = len(str(len(todo)))
     # the worker enforces the total and the probes' own budget itself
     timeout = limits.total_timeout + probe_seconds(assignment.questions, limits) + 30.0
 
+    def flush():
+        """Rewrite grades.csv and the written answers: earlier rows first, then this
+        batch's in the order given (not the order finished)."""
+        with flushes.timing():
+            order = earlier + [names[j] for j in todo if names[j] in rows and names[j] not in before]
+            ordered = {n: rows[n] for n in order}
+            rows.clear()
+            rows.update(ordered)
+            export.order(order)
+            folder.write_grades(columns, rows, written)
+            export.finish()
+            folder.clear_finished()
+
     def finish(i, result):
-        """Record one submission: written answers, its row, then results.json (last: its
-        presence says the submission is done)."""
+        """Record one submission: its row and written answers, then results.json (last:
+        its presence says the submission is done)."""
         name = names[i]
         again = name in rows
         rows[name] = gradebook_row(result)
-        # earlier rows first, then this batch's in the order given (not the order finished)
-        order = earlier + [names[j] for j in todo if names[j] in rows and names[j] not in before]
-        ordered = {n: rows[n] for n in order}
-        rows.clear()
-        rows.update(ordered)
-        export.update(name, notebooks[i], order=order)
-        folder.write_grades(columns, rows, written)
+        export.update(name, notebooks[i], write=False)
+        folder.record_finished(name, rows[name], os.path.abspath(notebooks[i]))
         try:
             write_results(result, out_dir / name, written)
         except OSError as exc:
             result.reason = clip(f"{result.reason}; results.json not written ({exc})")
             rows[name] = gradebook_row(result)
-            folder.write_grades(columns, rows, written)
+            folder.record_finished(name, rows[name], os.path.abspath(notebooks[i]))
         results[i] = result
         if again:
             replaced.append(i)
         done[0] += 1
+        if flushes.due() or done[0] == len(todo):
+            flush()
         if progress:
             progress(f"[{done[0]:>{width}}/{len(todo)}] {clip(name, 200)}: "
                      f"{result.total:g}/{result.max_score:g} in {result.seconds:.1f} s "
@@ -450,6 +475,8 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
         t.start()
     for t in threads:
         t.join()
+    if folder.finished():  # a worker thread that stopped early left rows unwritten
+        flush()
     order = [i for i in todo if i in results]
     return BatchResults([results[i] for i in order], [names[i] for i in sorted(replaced)],
                         [names[i] for i in range(len(names)) if i not in todo])

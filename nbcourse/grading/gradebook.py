@@ -8,6 +8,13 @@ row and each ``results.json`` whenever either is written, so a later batch, a re
 resumed batch cannot lose them. (Output names are never hidden, so ``.nbcourse`` never
 meets a submission's folder.)
 
+A batch does not rewrite ``grades.csv`` after every submission, which would make a batch
+of ``n`` cost ``n**2`` rows written: each finished submission's row is appended to
+``OUT/.nbcourse/finished.jsonl`` (one line, a constant cost), and ``grades.csv`` is
+rewritten from time to time (:class:`Flushes`) and at the end. Whoever opens the folder
+next (a batch, a resumed batch, ``grade-merge``, a merge of shards) reads the rows of both,
+so a batch stopped between two rewrites loses nothing.
+
 Numbers in ``grades.csv`` have one format (:func:`number`): no trailing zeros and no
 exponent, at most 6 decimals: ``10``, ``8.5``, ``0.25``.
 """
@@ -23,12 +30,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["OutputBusy", "OutputFolder", "Written", "number"]
+__all__ = ["Flushes", "OutputBusy", "OutputFolder", "Written", "number"]
 
 STATE = ".nbcourse"
 GRADES = "grades.csv"
 WRITTEN_STORE = "written-scores.json"
 BATCH = "batch.json"
+JOURNAL = "finished.jsonl"
 WRITTEN_TEST = " (written answer)"
 NUMERIC = {"total", "max", "seconds", "written_max"}
 TEXT = {"submission", "status", "reason", "student_id", "id_source", "id_check"}
@@ -176,7 +184,11 @@ class OutputFolder:
         path = self.path / GRADES
         self.columns = list(columns or [])
         if not path.exists():
-            return {}
+            rows = {}
+            for entry in self.finished():
+                self.columns = self.columns or list(entry["row"])
+                rows[entry["name"]] = {h: str(entry["row"].get(h, "")) for h in self.columns}
+            return rows
         from .files import read_regular_file
 
         text = read_regular_file(path, 256 * 1024 * 1024).decode("utf-8")
@@ -200,6 +212,8 @@ class OutputFolder:
                 record["max"] = number(_float(record.get("max"))
                                        - _float(record.get("written_max")))
             rows[record["submission"].removeprefix("'")] = {h: record.get(h, "") for h in auto}
+        for entry in self.finished():
+            rows[entry["name"]] = {h: str(entry["row"].get(h, "")) for h in self.columns}
         return rows
 
     def write_grades(self, columns, rows, written):
@@ -231,6 +245,39 @@ class OutputFolder:
                     cells.append(csv_cell(name if column == "submission" else str(value)))
             writer.writerow(cells)
         return _write_atomic(self.path / GRADES, buffer.getvalue())
+
+    # --- rows of submissions finished since grades.csv was last written ------------------
+
+    def record_finished(self, name, row, notebook):
+        """Append the row of a finished submission (and the path of its notebook, whose
+        written answers are taken again if the batch stops before the next rewrite)."""
+        self.state.mkdir(parents=True, exist_ok=True)
+        line = json.dumps({"name": name, "row": row, "notebook": os.fspath(notebook)},
+                          ensure_ascii=True)
+        with open(self.state / JOURNAL, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+
+    def finished(self):
+        """The entries recorded since the last rewrite, oldest first; a last line cut off
+        by a stop in the middle of a write is left out."""
+        path = self.state / JOURNAL
+        if not path.is_file() or path.is_symlink():
+            return []
+        entries = []
+        for line in path.read_text(encoding="utf-8", errors="replace").split("\n")[:-1]:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if (isinstance(entry, dict) and isinstance(entry.get("name"), str)
+                    and isinstance(entry.get("row"), dict)):
+                entries.append(entry)
+        return entries
+
+    def clear_finished(self):
+        """Forget the recorded rows once grades.csv holds them."""
+        (self.state / JOURNAL).unlink(missing_ok=True)
 
     # --- written scores ----------------------------------------------------------------
 
@@ -283,6 +330,45 @@ class OutputFolder:
 
         self.state.mkdir(parents=True, exist_ok=True)
         _write_atomic(self.state / name, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+class Flushes:
+    """When to rewrite grades.csv and the written answers during a batch: at least
+    ``every`` seconds apart, and at least ``ratio`` times as long apart as the last rewrite
+    took, so that rewriting takes at most about ``1 / ratio`` of a batch's time however
+    many rows the folder holds.
+
+    >>> clock = iter([0.0, 0.5, 3.0, 3.25, 3.5, 6.0, 9.0]).__next__
+    >>> flushes = Flushes(every=2.0, ratio=20, clock=clock)   # created at 0.0
+    >>> flushes.due()                                          # 0.5 s later
+    False
+    >>> flushes.due()                                          # 3.0 s later
+    True
+    >>> with flushes.timing():                                 # a rewrite from 3.25 to 3.5
+    ...     pass
+    >>> flushes.wait                                           # 20 x 0.25 s
+    5.0
+    >>> flushes.due(), flushes.due()                           # 2.5 s and 5.5 s later
+    (False, True)
+    """
+
+    def __init__(self, every=2.0, ratio=20, clock=None):
+        import time
+
+        self.every, self.ratio = float(every), float(ratio)
+        self.clock = clock or time.monotonic
+        self.last = self.clock()
+        self.wait = self.every
+
+    def due(self):
+        return self.clock() - self.last >= self.wait
+
+    @contextlib.contextmanager
+    def timing(self):
+        began = self.clock()
+        yield
+        self.last = self.clock()
+        self.wait = max(self.every, self.ratio * (self.last - began))
 
 
 def _float(text):

@@ -24,6 +24,7 @@ read it as a formula; output names are derived injectively from the input paths.
 from __future__ import annotations
 
 import json
+import marshal
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -45,6 +46,9 @@ __all__ = ["GradeResult", "IsolationError", "NotebookError", "Spares", "grade_no
 
 MAX_RESTARTS = 3
 PROBE_SOURCE = Path(probe_module.__file__).read_text(encoding="utf-8")
+# compiled once here: the kernel runs the same Python (sys.executable), so it loads the code
+# object instead of compiling the module's text again for every question
+PROBE_CODE = marshal.dumps(compile(PROBE_SOURCE, "<nbcourse probe>", "exec"))
 
 
 @dataclass
@@ -126,7 +130,8 @@ def probe_expression(probes, nonce, seconds):
     """The ``user_expressions`` entry that evaluates ``probes`` in the student's namespace."""
     # Builtins are reached through __builtins__, so a notebook that names a variable
     # ``exec`` or ``globals`` does not break its own grading.
-    return (f"(lambda _b, _g: (_b.exec({PROBE_SOURCE!r}, _g), _g['run']({probes!r}, {nonce!r}, "
+    return (f"(lambda _b, _g: (_b.exec(_b.__import__('marshal').loads({PROBE_CODE!r}), _g), "
+            f"_g['run']({probes!r}, {nonce!r}, "
             f"_b.globals(), {float(seconds)!r}))[1])(__builtins__, {{'__name__': '_nbcourse_probe'}})"
             )
 

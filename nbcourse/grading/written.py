@@ -215,9 +215,8 @@ class WrittenExport:
     def _read(self):
         return read_written_csv(self.out_dir)
 
-    def update(self, name, path, write=True, order=None):
-        """Take the answers of the notebook at ``path`` (output name ``name``); rows of the
-        submissions in ``order`` come in that order."""
+    def update(self, name, path, write=True):
+        """Take the answers of the notebook at ``path`` (output name ``name``)."""
         if not self.questions:
             return
         cells = _submission_cells(path)
@@ -230,12 +229,14 @@ class WrittenExport:
             if not row["max_points"] and q in self.rubric:
                 row["max_points"] = _points_text(self.rubric[q]["points"])
             self.rows[(name, q)] = row
-        if order is not None:
-            rank = {n: k for k, n in enumerate(order)}
-            keys = sorted(self.rows, key=lambda key: rank.get(key[0], len(rank)))
-            self.rows = {key: self.rows[key] for key in keys}
         if write:
             self.finish()
+
+    def order(self, names):
+        """Put the rows of the submissions ``names`` in that order, the others after them."""
+        rank = {n: k for k, n in enumerate(names)}
+        keys = sorted(self.rows, key=lambda key: rank.get(key[0], len(rank)))
+        self.rows = {key: self.rows[key] for key in keys}
 
     def finish(self):
         """Write both files; return their paths (None without written questions)."""
