@@ -13,7 +13,7 @@ Each is run ``--runs`` times into a new output folder; the median wall time of t
 command (Python start-up, grading and, on Dask, the merge) is reported, with every time.
 Every run must give every copy full marks.
 
-    .venv/bin/python benchmarks/bench_shards.py [--copies 1000] [--runs 1]
+    .venv/bin/python benchmarks/bench_shards.py [--copies 1000] [--runs 1] [--engines one dask]
 
 Needs ``dask`` and ``distributed`` (requirements-dev.txt). Run it as root for whole-tree
 (cgroup) limits; elsewhere it grades with per-process limits.
@@ -101,6 +101,8 @@ def main():
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="grade --workers on one machine")
     parser.add_argument("--dask-workers", type=int, default=2)
+    parser.add_argument("--engines", nargs="+", choices=("one", "dask"), default=["one", "dask"],
+                        help="what to time: one machine, Dask, or both (default)")
     args = parser.parse_args()
     print(f"{args.copies} copies of the solution of {EXERCISE.name}; {os.cpu_count()} cores; "
           f"uid {os.geteuid()}; median of {args.runs} run{'s' * (args.runs != 1)} each",
@@ -111,12 +113,12 @@ def main():
         subs.mkdir()
         for i in range(args.copies):
             shutil.copy(EXERCISE / "solution.ipynb", subs / f"student{i:04d}.ipynb")
-        address, procs = _cluster(args.dask_workers, tmp)
+        address, procs = _cluster(args.dask_workers, tmp) if "dask" in args.engines else ("", [])
         try:
-            times = {"one": [], "dask": []}
+            times = {label: [] for label in args.engines}
             setups = {"one": ["--workers", str(args.workers)], "dask": ["--dask", address]}
             for run in range(args.runs):
-                for label in ("one", "dask"):
+                for label in args.engines:
                     seconds, n, full = _grade(tmp / f"{label}{run}", subs, setups[label])
                     if (n, full) != (args.copies, args.copies):
                         raise RuntimeError(f"{label}: {full} of {n} rows with full marks, "
@@ -128,6 +130,8 @@ def main():
     for label, text in (("one", f"one machine, grade --workers {args.workers}"),
                         ("dask", f"Dask distributed, {args.dask_workers} workers x 1 thread "
                                  f"on 127.0.0.1, grade --dask")):
+        if label not in times:
+            continue
         t = times[label]
         print(f"{text}: median {statistics.median(t):.1f} s "
               f"({args.copies / statistics.median(t):.2f} submissions/s); runs: "
