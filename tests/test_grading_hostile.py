@@ -377,6 +377,17 @@ def test_slow_function_fails_only_its_own_tests(assignment, tmp_path):
     assert result.total == FULL - 2
 
 
+def test_function_that_swallows_the_probe_timeout_fails_only_its_own_tests(assignment, tmp_path):
+    # every question's probes go in one round trip, which this call keeps from coming back;
+    # each question is then checked on its own, and only q2's tests fail
+    stubborn = ("import time\ndef bias(p, q, prior1):\n    while True:\n        try:\n"
+                "            time.sleep(1000)\n        except BaseException:\n            pass\n")
+    result = grade(assignment, solution_plus(stubborn), tmp_path)
+    assert result.scores["q2"] == 0
+    assert result.total == FULL - 2, result.reason
+    assert "q2: checking timed out" in result.reason
+
+
 def test_total_time_limit_stops_the_notebook(assignment, tmp_path):
     # Five cells of 1.8 s under a 4 s total: without the total limit the solution after
     # them would run and score full marks, however slow the machine.

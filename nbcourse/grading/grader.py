@@ -136,9 +136,9 @@ def probe_expression(probes, nonce, seconds):
             )
 
 
-def _payload(reply):
-    """The framed string from a ``user_expressions`` reply, or None."""
-    entry = (reply.user_expressions or {}).get("r")
+def _payload(reply, key="r"):
+    """The framed string of ``key`` in a ``user_expressions`` reply, or None."""
+    entry = (reply.user_expressions or {}).get(key)
     if not isinstance(entry, dict) or entry.get("status") != "ok":
         return None
     return parse_str_repr((entry.get("data") or {}).get("text/plain"))
@@ -209,8 +209,11 @@ def _defined(cells):
 
 def probe_seconds(questions, limits):
     """The time reserved for evaluating the probes of ``questions``, beyond the total time
-    limit of the cells: ``probe_timeout`` per probe and 5 s per question."""
-    return sum(limits.probe_timeout * len(q.probes()) + 5.0 for q in questions)
+    limit of the cells: ``probe_timeout`` per probe and 5 s per question, twice over: once
+    for the round trip that evaluates every question's probes together
+    (:meth:`_Run.extract_together`), once more for questions whose results it did not
+    bring back, each evaluated on its own."""
+    return 2 * sum(limits.probe_timeout * len(q.probes()) + 5.0 for q in questions)
 
 
 class Spares:
@@ -260,7 +263,8 @@ class _Run:
 
     Starting, restarting and replaying all count against the one total deadline of the
     cells; the probes have a budget of their own (:func:`probe_seconds`), so that a
-    notebook whose later cells use up the total time still has its answers checked.
+    notebook whose later cells use up the total time still has its answers checked (a
+    restart while the probes run, and its replay, draw on the probes' budget).
     ``spares`` (:class:`Spares`, with the same limits) provides the sandboxes and launches
     the next submission's once this one's kernel runs.
     """
@@ -274,6 +278,7 @@ class _Run:
             limits, tree_limits, self.reserve) else None
         self.deadline = time.monotonic() + limits.total_timeout
         self.probe_deadline = None  # set when the probes start
+        self.together = True  # False once a shared round trip of probes did not come back
         self.hidden_failed = False  # a hidden test's probes ended the grading
         self.executed: list[int] = []
         self.errors: dict[int, str] = {}  # cell index -> "SyntaxError: ..." on its first run
@@ -282,7 +287,12 @@ class _Run:
         self.sandbox = None
 
     def remaining(self):
-        return self.deadline - time.monotonic()
+        """Seconds left for starting, running and replaying cells: until the cells' total
+        deadline, and once the probes have started (a restart then serves them) until the
+        later of that and the probes' own deadline."""
+        end = self.deadline if self.probe_deadline is None else max(self.deadline,
+                                                                     self.probe_deadline)
+        return end - time.monotonic()
 
     def cell(self, i, what):
         """``"cell 3 timed out (q1)"``: the note for code cell ``i`` naming the questions
@@ -402,6 +412,40 @@ class _Run:
                               f"({clip(exc, 200)})")
             return missing
 
+    def extract_together(self, groups):
+        """Evaluate the probes of several ``(question, tests, label)`` groups in one round
+        trip, one ``user_expressions`` entry per group, in the order given; return one list
+        of result records per group. A group whose results do not come back readable (the
+        round trip timed out or the kernel died, its entry failed, or its text was cut) is
+        evaluated again on its own by :meth:`extract`, which notes what went wrong; after a
+        round trip that did not come back, every later group is evaluated on its own."""
+        probes = [[p.as_tuple() for t in tests for p in t.probes] for _, tests, _ in groups]
+        found = [[] if not p else None for p in probes]
+        together = [k for k, p in enumerate(probes) if p]
+        if self.probe_deadline is None:
+            self.probe_deadline = time.monotonic() + self.reserve
+        left = self.probe_deadline - time.monotonic()
+        if self.together and len(together) > 1 and self.sandbox is not None and left > 0:
+            nonces = {k: secrets.token_hex(16) for k in together}
+            expressions = {f"r{k}": probe_expression(probes[k], nonces[k],
+                                                     self.limits.probe_timeout)
+                           for k in together}
+            timeout = min(left, 5.0 + sum(self.limits.probe_timeout * len(probes[k])
+                                          for k in together))
+            reply = self.sandbox.execute("", timeout, expressions, silent=True)
+            self.together = reply.status == "ok"
+            if reply.status == "ok":
+                for k in together:
+                    try:
+                        found[k] = parse_results(_payload(reply, f"r{k}"), nonces[k],
+                                                 len(probes[k]))
+                    except ValueError:
+                        pass
+            elif self._broken(reply):
+                self.restart()
+        return [found[k] if found[k] is not None else self.extract(question, tests, label)
+                for k, (question, tests, label) in enumerate(groups)]
+
     def close(self):
         if self.sandbox is not None:
             self.sandbox.close()
@@ -426,23 +470,23 @@ def _extract_all(run, assignment):
     records = {q.name: [None] * len(q.probes()) for q in assignment.questions}
     missing = {"ok": False, "error": "no result from the notebook"}
 
-    def place(question, hidden):
-        tests = [t for t in question.tests if t.hidden is hidden]
-        got = iter(run.extract(question, tests,
-                               f"{question.name} (hidden tests)" if hidden else None))
-        i = 0
-        for t in question.tests:
-            for _ in t.probes:
-                if t.hidden is hidden:
-                    records[question.name][i] = next(got, missing)
-                i += 1
+    def place(hidden):
+        groups = [(q, [t for t in q.tests if t.hidden is hidden],
+                   f"{q.name} (hidden tests)" if hidden else None)
+                  for q in assignment.questions]
+        for (question, _, _), got in zip(groups, run.extract_together(groups), strict=True):
+            got = iter(got)
+            i = 0
+            for t in question.tests:
+                for _ in t.probes:
+                    if t.hidden is hidden:
+                        records[question.name][i] = next(got, missing)
+                    i += 1
 
-    for q in assignment.questions:
-        place(q, False)
+    place(False)
     shown = list(run.notes)
     try:
-        for q in assignment.questions:
-            place(q, True)
+        place(True)
     except Flood as exc:  # keeps what the public tests found
         run.notes.append(f"grading stopped: {clip(exc, 300)}")
         run.hidden_failed = True
