@@ -359,3 +359,28 @@ def test_answers_page_lists_every_self_check_question_with_a_link_back(built_boo
                for href, ident in links]
     assert targets == forms
     assert text.count("<strong>Answer: </strong>") == len(forms)
+
+
+# --- code highlighting (tools/bookext.py) --------------------------------------------------
+
+def test_code_carries_no_spans_for_plain_tokens(built_book):
+    """Names and punctuation, drawn in the code's text colour by both highlighting styles,
+    are bare text; keywords and prompts keep their classes."""
+    text = (built_book / "book" / "part2" / "04_experiments.html").read_text(encoding="utf-8")
+    code = "".join(re.findall(r'<div class="highlight"><pre>(.*?)</pre>', text, re.S))
+    assert code, "no highlighted code on the page"
+    classes = re.findall(r'<span class="([^"]+)">', code)
+    assert not {"n", "p", "w"} & set(classes), sorted(set(classes))
+    assert "k" in classes or "kn" in classes, sorted(set(classes))
+
+
+def test_plain_token_types_are_those_both_styles_draw_as_text():
+    from bookext import plain_token_types
+    from pygments.token import Generic, Keyword, Name, Punctuation
+
+    plain = plain_token_types(["a11y-high-contrast-light", "a11y-high-contrast-dark"])
+    assert Name in plain and Punctuation in plain
+    assert Keyword not in plain and Name.Builtin not in plain
+    assert not any(t in Generic for t in plain)
+    # a style that colours names: names keep their spans
+    assert Name not in plain_token_types(["a11y-high-contrast-light", "tango"])

@@ -291,3 +291,21 @@ def test_search_loads_when_used_and_finds_pages(browser, server):
         assert not visit.blocked, f"requests to the network: {visit.blocked}"
     finally:
         visit.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_code_text_has_the_highlighting_styles_colour(browser, server, scheme):
+    """Names and punctuation, written without a <span> (tools/bookext.py), take the text
+    colour that pygments.css gives the code block, in either colour scheme, as a name
+    inside a span of its own did."""
+    visit = PageVisit(browser, server, "book/part2/04_experiments", color_scheme=scheme)
+    try:
+        colours = visit.page.locator("div.highlight > pre").first.evaluate(
+            "pre => [getComputedStyle(pre).color, getComputedStyle(pre.parentElement).color,"
+            " getComputedStyle(document.body).color]")
+        pre, block, body = colours
+        assert pre == block, f"code text {pre}, the highlighting style's text {block}"
+        assert block != body, "the check cannot tell the two colours apart"
+        assert not visit.errors, f"console errors: {visit.errors}"
+    finally:
+        visit.close()

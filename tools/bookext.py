@@ -7,6 +7,8 @@
   none blocks the first paint (``documentation_options.js``, which inline scripts use at
   once, excepted).  sphinx-design's and sphinx-thebe's stylesheets and scripts, which
   Jupyter Book adds to every page, are left off the pages that use neither.
+- Code is highlighted without a ``<span>`` around the tokens (names, punctuation) that the
+  theme's light and dark highlighting styles both draw as the code's plain text.
 
 Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core):
 
@@ -45,6 +47,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 from docutils import nodes
+from pygments.formatters import HtmlFormatter
+from pygments.styles import get_style_by_name
+from pygments.token import STANDARD_TYPES, Generic, Text
+from pygments.util import ClassNotFound
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
@@ -377,6 +383,60 @@ def external_frames(app, exception):
     logger.info("interactive figure frames written as files for %d pages", pages)
 
 
+# --- code highlighting without spans that change nothing ----------------------------------
+
+class _PlainTokenFormatter(HtmlFormatter):
+    """Pygments' HTML formatter that writes no ``<span>`` for the token types in ``plain``."""
+
+    plain = frozenset()
+
+    def _get_css_classes(self, ttype):
+        return "" if ttype in self.plain else super()._get_css_classes(ttype)
+
+
+def plain_token_types(style_names):
+    """The token types (of Pygments' standard ones) every style draws as its plain text.
+
+    Generic tokens (prompts, output, ...) are never counted: sphinx-copybutton and the
+    theme find prompts by their class.
+    """
+    plain = None
+    for name in style_names:
+        style = get_style_by_name(name)
+        text = style.style_for_token(Text)
+        same = {t for t in STANDARD_TYPES
+                if t not in Generic and style.style_for_token(t) == text}
+        plain = same if plain is None else plain & same
+    return frozenset(plain or ())
+
+
+def unwrap_plain_tokens(app):
+    """Code is highlighted without a ``<span>`` around tokens drawn as plain text.
+
+    Pygments wraps every token in a ``<span>``, even names and punctuation, which the
+    theme's highlighting styles (light and dark) draw in the colour of the code's plain
+    text: a long chapter carries thousands of such elements, which the browser styles and
+    lays out before its first paint.  Token types that both styles draw as plain text are
+    written as bare text; ``_static/nbcourse.css`` gives a code block's ``<pre>`` the
+    style's text colour (the theme gives it that of the page's text), so they look as before.
+    """
+    if app.builder.format != "html" or not hasattr(app.builder, "highlighter"):
+        return
+    options = dict(app.config.html_theme_options or {})
+    theme = getattr(app.builder, "theme", None)
+    defaults = theme.get_options() if theme is not None else {}
+    names = [options.get(key) or defaults.get(key)
+             for key in ("pygments_light_style", "pygments_dark_style")]
+    try:
+        plain = plain_token_types([name for name in names if name])
+    except ClassNotFound:
+        return  # the theme falls back to other styles: leave every token its span
+    if not all(names) or not plain:
+        return
+    formatter = type("PlainTokenFormatter", (_PlainTokenFormatter,), {"plain": plain})
+    app.builder.highlighter.formatter = formatter
+
+
 def setup(app):
     app.add_role("assignment", assignment_role)
     app.connect("html-page-context", dedupe_scripts, priority=900)
@@ -387,6 +447,7 @@ def setup(app):
     app.connect("doctree-resolved", lazy_images)
     app.connect("html-page-context", plain_math_for_description, priority=400)
     app.connect("config-inited", site_name_from_title)
+    app.connect("builder-inited", unwrap_plain_tokens)
     app.connect("build-finished", accessible_markup, priority=400)
     app.connect("build-finished", external_frames, priority=410)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
