@@ -80,8 +80,8 @@ def screenshots():
 class PageVisit:
     """A page opened in a fresh context that records errors and blocked requests."""
 
-    def __init__(self, browser, server, doc, color_scheme="light"):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900},
+    def __init__(self, browser, server, doc, color_scheme="light", width=1280):
+        self.context = browser.new_context(viewport={"width": width, "height": 900},
                                            color_scheme=color_scheme)
         self.errors, self.failed, self.blocked, self.requested = [], [], [], []
         self.context.route("**/*", self._route(server))
@@ -307,5 +307,48 @@ def test_code_text_has_the_highlighting_styles_colour(browser, server, scheme):
         assert pre == block, f"code text {pre}, the highlighting style's text {block}"
         assert block != body, "the check cannot tell the two colours apart"
         assert not visit.errors, f"console errors: {visit.errors}"
+    finally:
+        visit.close()
+
+
+def test_on_a_phone_the_navigation_button_opens_the_table_of_contents(browser, server):
+    """At a phone's width the sidebars are drawers: the visible navigation button opens the
+    one with the table of contents, and the contents button the one with the page's
+    sections."""
+    for button, drawer, link in ((".primary-toggle", "#pst-primary-sidebar-modal",
+                                  "Two models for one categorical feature"),
+                                 (".secondary-toggle", "#pst-secondary-sidebar-modal",
+                                  "The protocol")):
+        visit = PageVisit(browser, server, "book/part2/04_experiments", width=390)
+        try:
+            page = visit.page
+            shown = [b for b in page.locator(button).all() if b.is_visible()]
+            assert len(shown) == 1, f"{len(shown)} visible {button} buttons"
+            assert not page.locator(drawer).evaluate("d => d.open")
+            shown[0].click()
+            page.wait_for_function(f"() => document.querySelector('{drawer}').open",
+                                   timeout=10_000)
+            assert page.locator(drawer).get_by_role("link", name=link).first.is_visible()
+            assert not visit.errors, f"console errors: {visit.errors}"
+        finally:
+            visit.close()
+
+
+def test_on_a_wide_screen_the_navigation_button_hides_the_sidebar(browser, server):
+    visit = PageVisit(browser, server, "book/part2/04_experiments")
+    try:
+        page = visit.page
+        sidebar = page.locator("#pst-primary-sidebar")
+        assert sidebar.is_visible()
+        shown = [b for b in page.locator(".primary-toggle").all() if b.is_visible()]
+        assert len(shown) == 1, f"{len(shown)} visible navigation buttons"
+        shown[0].click()
+        page.wait_for_function("() => getComputedStyle("
+                               "document.querySelector('#pst-primary-sidebar')).visibility"
+                               " === 'hidden'", timeout=10_000)
+        shown[0].click()
+        page.wait_for_function("() => getComputedStyle("
+                               "document.querySelector('#pst-primary-sidebar')).visibility"
+                               " === 'visible'", timeout=10_000)
     finally:
         visit.close()
