@@ -27,11 +27,11 @@ def set_limits(limits, cpu):
 
 
 def light_jupyter_client():
-    """Load of ``jupyter_client`` only what a kernel uses (the session, the connection file
-    functions and the blocking client class that ipykernel names); the rest of the package (kernel
-    managers, provisioners, the asynchronous client) loads on first use of any other name,
-    so ``import jupyter_client`` in a notebook still sees the whole package. If that part
-    cannot be loaded alone, the package is left to load as usual."""
+    """Load only the parts of ``jupyter_client`` that a kernel uses (the session, the
+    connection-file functions and the blocking client class that ipykernel names); the rest
+    of the package (kernel managers, provisioners, the asynchronous client) loads on first
+    use of any other name, so ``import jupyter_client`` in a notebook still sees the whole
+    package. If those parts cannot be loaded alone, the package loads as usual."""
     import importlib
     import importlib.util
 
