@@ -153,6 +153,36 @@ def test_images_after_the_first_load_lazily(built_book):
     assert checked >= 10, f"only {checked} images checked"
 
 
+def png_size(path):
+    """(width, height) read from a PNG file's header."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path.name} is not a PNG"
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def test_images_carry_their_files_size_as_attributes_and_are_not_links(built_book):
+    """The browser reserves an image's place before it loads: ``width`` and ``height`` are
+    the file's pixels, as attributes (a ``style`` would stop the image shrinking with the
+    column), and sizing an image does not make it a link to its file."""
+    checked = 0
+    for page in pages(built_book):
+        text = page.read_text(encoding="utf-8")
+        for image in re.findall(r"<img [^>]*>", text):
+            src = re.search(r'\bsrc="([^"]*_images/[^"]+\.png)"', image)
+            if not src:
+                continue
+            attributes = dict(re.findall(r'\b(width|height|style)="([^"]*)"', image))
+            path = (page.parent / urllib.parse.unquote(src.group(1))).resolve()
+            expected = png_size(path)
+            assert (attributes.get("width"), attributes.get("height")) == tuple(map(str, expected)), \
+                f"{page.name}: {path.name} is {expected[0]} x {expected[1]}: {image[:160]}"
+            assert not re.search(r"(?<![-\w])(width|height) *: *[0-9]", attributes.get("style", "")), \
+                f"{page.name}: a fixed size in the style: {image[:160]}"
+            checked += 1
+        assert "image-reference" not in text, f"{page.name}: an image is a link to its file"
+    assert checked >= 10, f"only {checked} images checked"
+
+
 def page_weight(page):
     """Bytes of the page's HTML plus the images it references from the build."""
     html = page.read_text(encoding="utf-8")

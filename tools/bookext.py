@@ -10,21 +10,20 @@
 - Code is highlighted without a ``<span>`` around the tokens (names, punctuation) that the
   theme's light and dark highlighting styles both draw as the code's plain text.
 
-Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core):
+Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core),
+made where the markup is written, never by rewriting built pages:
 
 - The search button named by its visible text ("Search Ctrl+K", for speech input) and the
   icons hidden from assistive technology come from the book's theme templates
-  (``_templates/``), which draw the icons as inline SVG.
+  (``_templates/``), which draw the icons as inline SVG.  There too: the sidebar logo sits
+  in a navigation landmark (``components/navbar-logo.html``), the proof index is marked as
+  a layout table (``domainindex.html``), and ``index.html``, the redirect to the first page
+  (``html_additional_pages`` in ``_config.yml``), has a language, a title and a visible link.
 - docutils marks the bibliography ``role="list"`` with ``doc-biblioentry`` children, a
-  deprecated role that a list may not hold; the entries become ``listitem``.
-- pandas tables leave the corner above the row labels as an empty header cell; it
-  becomes an ordinary cell.
-- The proof index is a layout table with no header cells; it is marked as presentation.
-- The sidebar logo sits outside every landmark; it is wrapped in the header landmark.
-- Images from ``_images`` get their ``width`` and ``height``, so the page does not shift as
-  they load (the stylesheet keeps them fluid); every image of a page but the first loads
-  lazily.
-- The ``index.html`` redirect page gets a language, a title and a visible link.
+  deprecated role that a list may not hold; the HTML writer makes them ``listitem``.
+- Images from the book's files get their ``width`` and ``height`` attributes, so the page
+  does not shift as they load (the stylesheet keeps them fluid); every image of a page but
+  the first loads lazily.
 - Interactive figures (``nbcourse.interact``) carry their frames as PNG data URIs so that a
   notebook is self-contained; in the built pages each frame becomes a file in ``_images``
   (named by its content), which keeps each page's HTML small.
@@ -40,7 +39,6 @@ with no such notebook fails the build.
 
 import base64
 import hashlib
-import html
 import os
 import re
 from pathlib import Path
@@ -260,90 +258,66 @@ def math_in_doc_links(app, doctree, docname):
             inline.extend(child.deepcopy() for child in title.children)
 
 
-# (pattern, replacement) applied to every built HTML page; the build log says how many
-# pages changed.
-_MARKUP_FIXES = (
-    # bibliography: docutils' role="list" holds entries with the deprecated doc-biblioentry
-    (re.compile(r'<div class="citation" id="([^"]*)" role="doc-biblioentry">'),
-     r'<div class="citation" id="\1" role="listitem">'),
-    # the proof index is a layout table without header cells
-    (re.compile(r'<table class="indextable modindextable">'),
-     '<table class="indextable modindextable" role="presentation">'),
-)
+# ------------------------------------------------------------------ HTML writer
+
+_PIXELS = re.compile(r"[0-9]+")
 
 
-_DATAFRAME = re.compile(r'<table[^>]*class="dataframe[^"]*"[^>]*>.*?</table>', re.S)
+def _pixel_size(node):
+    """True if the image node's width and height (one at least) are whole pixels, unscaled."""
+    size = [node[key] for key in ("width", "height") if key in node]
+    return bool(size) and "scale" not in node and all(_PIXELS.fullmatch(str(v)) for v in size)
 
 
-def _fix_markup(text):
-    for pattern, replacement in _MARKUP_FIXES:
-        text = pattern.sub(replacement, text)
-    # pandas tables: the blank corner above the row labels is a cell, not a header
-    text = _DATAFRAME.sub(lambda t: re.sub(r"<th([^>]*)></th>", r"<td\1></td>", t.group(0)),
-                          text)
-    # the sidebar logo, a link outside every landmark, goes into a navigation landmark
-    text = re.sub(r'(<div class="sidebar-primary-items__start sidebar-primary__section">)'
-                  r'(\s*<div class="sidebar-primary-item">\s*<a class="navbar-brand logo".*?</a>'
-                  r"\s*</div>)",
-                  r'\1<nav aria-label="Book">\2</nav>', text, count=1, flags=re.S)
-    return text
+class AccessibleHTMLMixin:
+    """The book's changes to docutils' HTML writer (docutils 0.21, which Sphinx 7 requires).
+
+    - A bibliography entry is a ``listitem`` of docutils' ``role="list"``, not the deprecated
+      ``doc-biblioentry``, a role a list may not hold.
+    - An image from a file of the book gets the file's width and height in pixels, which
+      are the ``<img>``'s ``width`` and ``height`` attributes (as docutils 0.22 writes whole
+      pixels), not a ``style``: the browser reserves the image's place before it loads, and
+      the stylesheet keeps it fluid.  They are set as the page is written, after Sphinx has
+      linked every image given a size to its file (``html_scaled_image_link``), so that these
+      images do not become links.
+    """
+
+    def visit_citation(self, node):
+        if not isinstance(node.previous_sibling(), type(node)):
+            self.body.append('<div role="list" class="citation-list">\n')
+        self.body.append(self.starttag(node, "div", classes=[node.tagname], role="listitem"))
+
+    def visit_image(self, node):
+        uri = node.get("uri", "")
+        if not any(key in node for key in ("width", "height", "scale")) \
+                and uri in self.builder.images:  # a file of the book, copied to _images
+            from sphinx.util.images import get_image_size
+
+            size = get_image_size(str(Path(self.builder.srcdir, uri)))
+            if size and size[0] > 0 and size[1] > 0:
+                node["width"], node["height"] = str(size[0]), str(size[1])
+        super().visit_image(node)
+
+    def image_size(self, node):
+        return "" if _pixel_size(node) else super().image_size(node)
+
+    def emptytag(self, node, tagname, suffix="\n", **attributes):
+        if tagname == "img" and isinstance(node, nodes.image) and _pixel_size(node):
+            attributes.update({key: str(node[key]) for key in ("width", "height") if key in node})
+        return super().emptytag(node, tagname, suffix, **attributes)
 
 
-def _redirect_page(config, target):
-    title = html.escape(config.html_title or config.project)
-    target = html.escape(target)
-    return (f'<!DOCTYPE html>\n<html lang="{html.escape(config.language or "en")}">\n'
-            f'<head><meta charset="utf-8"><title>{title}</title>\n'
-            f'<meta http-equiv="Refresh" content="0; url={target}"></head>\n'
-            f'<body><main><p><a href="{target}">{title}</a></p></main></body>\n</html>\n')
-
-
-_IMG = re.compile(r'<img (?![^>]*\swidth=)([^>]*?)src="([^"]*_images/[^"]+\.png)"([^>]*?)\s*/?>')
-
-
-def _png_size(path):
-    """(width, height) from a PNG file's header, or None."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(24)
-    except OSError:
-        return None
-    if head[:8] != b"\x89PNG\r\n\x1a\n":
-        return None
-    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
-
-
-def _image_sizes(text, page):
-    """``width`` and ``height`` on every PNG from ``_images``, so the page does not shift."""
-    def add(match):
-        size = _png_size(page.parent / match.group(2))
-        if size is None:
-            return match.group(0)
-        return (f'<img {match.group(1)}src="{match.group(2)}"{match.group(3)} '
-                f'width="{size[0]}" height="{size[1]}" />')
-    return _IMG.sub(add, text)
-
-
-def accessible_markup(app, exception):
-    """Rewrite the built pages with :data:`_MARKUP_FIXES`; write an accessible index.html."""
-    if exception is not None or app.builder.format != "html":
+def accessible_translator(app):
+    """The HTML builder's translator (the theme's, if it set one) with :class:`AccessibleHTMLMixin`."""
+    if app.builder.format != "html":
         return
-    out = Path(app.outdir)
-    changed = 0
-    for page in out.rglob("*.html"):
-        if {"_static", "_sources"} & set(page.relative_to(out).parts):
-            continue
-        text = page.read_text(encoding="utf-8")
-        fixed = _image_sizes(_fix_markup(text), page)
-        if fixed != text:
-            page.write_text(fixed, encoding="utf-8")
-            changed += 1
-    index = out / "index.html"
-    if app.config.root_doc != "index" and (not index.exists()
-                                           or "Refresh" in index.read_text(encoding="utf-8")):
-        index.write_text(_redirect_page(app.config, f"{app.config.root_doc}.html"),
-                         encoding="utf-8")
-    logger.info("accessibility fixes applied to %d pages", changed)
+    base = app.registry.translators.get(app.builder.name)
+    if base is None:
+        base = getattr(app.builder, "default_translator_class", None)
+    if base is None or issubclass(base, AccessibleHTMLMixin):
+        return
+    translator = type("AccessibleHTMLTranslator", (AccessibleHTMLMixin, base), {})
+    app.set_translator(app.builder.name, translator, override=True)
 
 
 _FIGURE = re.compile(r'<figure class="nbcourse-explore".*?</figure>', re.S)
@@ -448,6 +422,6 @@ def setup(app):
     app.connect("html-page-context", plain_math_for_description, priority=400)
     app.connect("config-inited", site_name_from_title)
     app.connect("builder-inited", unwrap_plain_tokens)
-    app.connect("build-finished", accessible_markup, priority=400)
+    app.connect("builder-inited", accessible_translator, priority=600)
     app.connect("build-finished", external_frames, priority=410)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
