@@ -12,7 +12,9 @@ of requests.
 
 The pages measured are the front page, three chapters and, unless ``--no-heaviest``, the
 heaviest page of the book: the one whose HTML (gzip-compressed) and images add up to the
-most bytes in the build measured last.  ``--before DIR`` measures a second build (for example one made from an
+most bytes in the build measured last.  ``--most-elements N`` adds the N pages with the most
+HTML elements (where style and layout cost the most), and ``--pages all`` measures every
+page of the book.  ``--before DIR`` measures a second build (for example one made from an
 earlier commit) in the same run, alternating between the two builds page by page so that
 the load of a shared machine hits both, and adds the ratio after/before.  It asserts
 nothing: the figures are for reading.
@@ -30,6 +32,7 @@ Nothing is fetched from outside during a run; Chromium's background networking i
 
     .venv/bin/python benchmarks/bench_lighthouse.py [--html DIR] [--before DIR]
         [--repeats 3] [--presets mobile desktop] [--pages index.html book/part2/06_explore.html]
+        [--most-elements 10] [--pages all]
 
 A page given as ``index.html`` whose file only redirects (the root page of a Jupyter Book)
 is measured at the page it redirects to.  One Lighthouse run takes about 20-40 s here.
@@ -103,14 +106,25 @@ def _kind(report, kind, field, scale=1.0):
     return 0 if items else None
 
 
+def book_pages(html_root):
+    """Every HTML page of a build (not the theme's files), as paths relative to it, sorted."""
+    skip = {"_static", "_sources", "_images", "_downloads"}
+    return sorted(page.relative_to(html_root).as_posix() for page in html_root.rglob("*.html")
+                  if not skip & set(page.relative_to(html_root).parts))
+
+
+def most_elements(html_root, count):
+    """The ``count`` pages with the most HTML elements (start tags), most first."""
+    sizes = {page: len(re.findall(rb"<[a-zA-Z]", (html_root / page).read_bytes()))
+             for page in book_pages(html_root)}
+    return sorted(sizes, key=lambda page: (-sizes[page], page))[:count]
+
+
 def heaviest_page(html_root):
     """The page whose gzip-compressed HTML plus the images it shows weigh the most."""
-    skip = {"_static", "_sources", "_images", "_downloads"}
     best, best_weight = None, -1
-    for page in html_root.rglob("*.html"):
-        rel = page.relative_to(html_root)
-        if skip & set(rel.parts):
-            continue
+    for rel in book_pages(html_root):
+        page = html_root / rel
         text = page.read_bytes()
         weight = len(gzip.compress(text, compresslevel=6))
         for src in set(re.findall(rb'<img[^>]*\bsrc="([^"]+)"', text)):
@@ -118,7 +132,7 @@ def heaviest_page(html_root):
             if not src.startswith(b"data:") and path.is_file():
                 weight += path.stat().st_size
         if weight > best_weight:
-            best, best_weight = rel.as_posix(), weight
+            best, best_weight = rel, weight
     return best
 
 
@@ -301,7 +315,9 @@ def main():
     parser.add_argument("--before", type=Path,
                         help="an earlier build, measured in the same run for comparison")
     parser.add_argument("--pages", nargs="+", default=list(DEFAULT_PAGES),
-                        help="pages relative to the HTML folder")
+                        help="pages relative to the HTML folder, or 'all' for every page")
+    parser.add_argument("--most-elements", type=int, default=0, metavar="N",
+                        help="also measure the N pages with the most HTML elements")
     parser.add_argument("--presets", nargs="+", default=["mobile", "desktop"],
                         choices=["mobile", "desktop"])
     parser.add_argument("--no-heaviest", action="store_true",
@@ -327,6 +343,14 @@ def main():
         sys.exit(f"no Chromium at {args.chrome} (--chrome PATH or CHROME_PATH)")
     command = lighthouse_command(args.lighthouse)
 
+    last = list(builds.values())[-1]
+    if args.pages == ["all"]:
+        args.pages = book_pages(last)
+    elif "all" in args.pages:
+        sys.exit("--pages: give 'all' alone or a list of pages")
+    if args.most_elements < 0:
+        sys.exit(f"--most-elements: expected a number of pages >= 0, got {args.most_elements}")
+    args.pages += [p for p in most_elements(last, args.most_elements) if p not in args.pages]
     if not args.no_heaviest:
         heaviest = heaviest_page(list(builds.values())[-1])
         print(f"heaviest page: {heaviest}", file=sys.stderr)
