@@ -189,8 +189,9 @@ class Writer:
             return shown + self.caption(node)
         if isinstance(node, nodes.image):
             return f"![{node.get('alt', '')}]({self.image_uri(node)})"
-        if isinstance(node, nodes.raw):
-            return node.astext() if node.get("format") == "html" else ""
+        if isinstance(node, nodes.raw):  # HTML kept, except the HTML book's own scripts
+            html = node.get("format") == "html" and not node.astext().lstrip().startswith("<script")
+            return node.astext() if html else ""
         if isinstance(node, nodes.citation):
             return "- " + anchors(node) + " ".join(self.inline(p) for p in node.findall(nodes.paragraph))
         if name == "exercise_enumerable_node" or name == "exercise_node":
