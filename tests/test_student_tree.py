@@ -526,3 +526,99 @@ def test_binder_environment_runs_every_student_chapter(tree, tmp_path, monkeypat
                        resources={"metadata": {"path": str((tree / doc).parent)}}).execute()
         errors = [o for c in nb["cells"] for o in c.get("outputs", []) if o["output_type"] == "error"]
         assert not errors, f"{doc}: {errors[0]['ename']}: {errors[0]['evalue']}"
+
+# --------------------------------------------------------------------------- a small book
+
+TINY_CONFIG = """\
+title: t
+only_build_toc_files: true
+execute:
+  execute_notebooks: "off"
+parse:
+  myst_enable_extensions: [amsmath, dollarmath, colon_fence]
+sphinx:
+  local_extensions:
+    studentnb: {tools}
+  extra_extensions: [sphinx_proof, sphinx_exercise]
+  config:
+    numfig: true
+    math_numfig: true
+    math_eqref_format: "Eq. {{number}}"
+"""
+
+TINY_CHAPTER = """\
+# Ch
+
+A {term}`one-hot` code and {term}`the model <Product of Bernoullis>`; see {prf:ref}`thm-a`,
+{eq}`eq-b` and {doc}`intro`.
+
+$$
+y = 2x
+$$ (eq-b)
+
+```{prf:theorem} Sum
+:label: thm-a
+
+Two and two make four.
+```
+
+```{exercise}
+:label: ex-a
+
+How many?
+```
+
+::::{solution} ex-a
+:class: dropdown
+The secret answer is seven, as this code shows:
+
+```python
+x = 7
+```
+::::
+
+kept
+
+```{glossary}
+One-hot
+  K bits, one per value; see {term}`product of Bernoullis`.
+
+Product of Bernoullis
+  K independent bits.
+```
+"""
+
+
+def tiny_book(root: Path, chapter: str = TINY_CHAPTER) -> Path:
+    """A book of a front page with one exercise and one chapter whose markdown is ``chapter``."""
+    (root / "book").mkdir(parents=True)
+    (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nparts:\n"
+                                   "  - caption: P\n    chapters:\n      - file: book/ch\n")
+    (root / "_config.yml").write_text(TINY_CONFIG.format(tools=ROOT / "tools"))
+    (root / "book" / "intro.md").write_text("# Intro\n\n```{exercise}\n:label: ex-0\n\nFirst.\n```\n")
+    (root / "book" / "ch.md").write_text(chapter)
+    return root
+
+
+def test_the_builder_writes_what_sphinx_resolved_and_no_solution(tmp_path):
+    built = bst.student_notebooks(tiny_book(tmp_path / "src"), tmp_path / "work")
+    md = markdown_of(json.loads((built / "book/ch.ipynb").read_text(encoding="utf-8")))
+    assert "A [one-hot](#term-One-hot) code and [the model](#term-Product-of-Bernoullis)" in md
+    assert "[Theorem 1](#thm-a)" in md and "[Eq. 1](#equation-eq-b)" in md
+    assert "[Intro](intro.ipynb)" in md
+    assert '<a id="equation-eq-b"></a>\n\n$$\ny = 2x\n\\tag{1}\n$$' in md
+    assert '<blockquote>\n\n<a id="thm-a"></a>\n**Theorem 1 (Sum).**\n\nTwo and two make four.' in md
+    # the front page's exercise is Exercise 1: numbers run through the book
+    assert '<a id="ex-a"></a>\n**Exercise 2.** How many?' in md
+    assert note_for(2) in md and md.index("**Exercise 2") < md.index(note_for(2)) < md.index("kept")
+    assert "secret" not in md and "x = 7" not in md and "<summary>" not in md
+    assert ('<a id="term-One-hot"></a>**One-hot**: K bits, one per value; see '
+            "[product of Bernoullis](#term-Product-of-Bernoullis).") in md
+    assert "{term}" not in md and "{glossary}" not in md and "```{" not in md
+
+
+def test_a_term_missing_from_the_glossary_fails_the_build(tmp_path):
+    root = tiny_book(tmp_path / "src", TINY_CHAPTER.replace("{term}`one-hot`", "{term}`naive Bayes`"))
+    expected = r"studentnb failed \(exit 1\):\n.*ch.md:3: WARNING: term not in glossary: 'naive Bayes'"
+    with pytest.raises(RuntimeError, match=expected):
+        bst.student_notebooks(root, tmp_path / "work")

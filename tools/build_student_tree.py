@@ -63,8 +63,10 @@ def student_notebooks(root: Path, work: Path) -> Path:
                "-W", "-n", "--keep-going"]
     done = subprocess.run(command, cwd=root, capture_output=True, text=True)
     if done.returncode != 0:
+        log = re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)
+        problems = [line for line in log.splitlines() if "WARNING" in line or "ERROR" in line]
         raise RuntimeError(f"jupyter-book build --custom-builder {BUILDER} failed "
-                           f"(exit {done.returncode}):\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}")
+                           f"(exit {done.returncode}):\n" + "\n".join(problems or [log[-4000:]]))
     return work / "_build" / BUILDER
 
 

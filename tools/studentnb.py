@@ -53,7 +53,7 @@ ADMONITIONS = {"note": "Note", "tip": "Tip", "warning": "Warning", "important": 
                "seealso": "See also", "caution": "Caution", "hint": "Hint",
                "attention": "Attention", "danger": "Danger", "error": "Error"}
 SKIP = (nodes.comment, nodes.substitution_definition, nodes.system_message, nodes.compound)
-MD_SPECIAL = re.compile(r"([\\`*_\[\]<$|])")
+MD_SPECIAL = re.compile(r"([\\`*_\[\]<$])")
 
 
 def anchors(node) -> str:
@@ -198,8 +198,9 @@ class Writer:
             return self.exercise(node)
         if name == "solution_node":
             return self.solution(node)
-        if name == "proof_node":
-            return f"{anchors(node)}*Proof.* {self.blocks(self.content(node))} $\\blacksquare$"
+        if name == "proof_node":  # an admonition whose text opens with "Proof."
+            body = self.blocks(next(iter(node.findall(nodes.Admonition)), node))
+            return "*Proof.* " + body.removeprefix("Proof. ") + " $\\blacksquare$"
         if name.endswith("_node") and node.get("realtype"):
             return self.proof(node)
         if isinstance(node, nodes.Admonition):
@@ -270,7 +271,7 @@ class Writer:
         for row in node.findall(nodes.row):
             cells = [" ".join(self.inline(p) for p in entry.findall(nodes.paragraph)) or
                      self.inline(entry) for entry in row.children]
-            rows.append("| " + " | ".join(c.replace("\n", " ") for c in cells) + " |")
+            rows.append("| " + " | ".join(c.replace("\n", " ").replace("|", "\\|") for c in cells) + " |")
         if not rows:
             return ""
         width = rows[0].count(" | ") + 1
@@ -330,13 +331,14 @@ class StudentNotebookBuilder(Builder):
     allow_parallel = False
 
     def init(self) -> None:
-        from bookext import binder_url  # tools/ is on sys.path as a local extension folder
-
+        """Map the Binder address of each assignment (the ``{assignment}`` role) to its path."""
         root = Path(self.confdir)
         self.assignment_links = {}
         for folder in sorted((root / "exercises").glob("*/")):
             path = f"exercises/{folder.name}/{folder.name}.ipynb"
             if (root / path).is_file():
+                from bookext import binder_url  # tools/ is on sys.path as a local extension
+
                 self.assignment_links[binder_url(self.config, path)] = path
 
     def get_outdated_docs(self):
