@@ -25,9 +25,6 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx.builders import Builder
-from sphinx.util import logging
-
-logger = logging.getLogger(__name__)
 
 HIDDEN_INPUT = {"remove-input", "hide-input"}
 """Tags of cells whose code the book does not show (a self-check's code holds its answer);
@@ -207,9 +204,7 @@ class Writer:
             kind = name if name in ADMONITIONS else "admonition"
             titles = [c for c in node.children if isinstance(c, nodes.title)]
             title = self.inline(titles[0]) if titles else ADMONITIONS.get(kind, name.title())
-            body = "\n\n".join(b for c in node.children if not isinstance(c, nodes.title)
-                               if (b := self.block(c) if not isinstance(c, nodes.container)
-                                   else self.blocks(c)))
+            body = self.blocks(self.content(node))
             if "dropdown" in node.get("classes", []):
                 return f"<details>\n<summary>{title}</summary>\n\n{body}\n\n</details>"
             return quote(f"{anchors(node)}**{title}.**", body)
