@@ -219,14 +219,15 @@ def test_equations_and_figures_carry_the_numbers_of_the_student_notebooks(latex_
     for doc in toc_files():
         cells = json.loads((built / f"{doc}.ipynb").read_text(encoding="utf-8"))["cells"]
         md = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        # the notebooks' anchors are Sphinx's ids: labels in lower case
         expected |= {(doc, label): int(n) for label, n in STUDENT_EQUATION.findall(md)}
         expected |= {(doc, label): int(n) for label, n in STUDENT_FIGURE.findall(md)}
     aux = (latex_dir / f"{TARGET}.aux").read_text(encoding="utf-8", errors="replace")
-    printed = {(doc, label): int(n) for doc, label, n in re.findall(
+    printed = {(doc, label.lower()): int(n) for doc, label, n in re.findall(
         r"\\newlabel\{equation:([^:}]+):([^}]+)\}\{\{(\d+)\}", aux)}
-    printed |= {(doc, label): int(n) for doc, label, n in re.findall(
+    printed |= {(doc, label.lower()): int(n) for doc, label, n in re.findall(
         r"\\newlabel\{([^:}]+):([^}:]+)\}\{\{(\d+)\}\{\d+\}\{[^}]", aux)
-        if (doc, label) in expected}
+        if (doc, label.lower()) in expected}
     assert len(expected) >= 50, "the student notebooks lost their equations or figures"
     wrong = {key: (n, printed.get(key)) for key, n in expected.items() if printed.get(key) != n}
     assert not wrong, f"(document, label): (student notebook's number, PDF's number): {wrong}"
