@@ -1,0 +1,378 @@
+"""Sphinx builder ``studentnb``: one notebook per document of ``_toc.yml``, from what Sphinx resolved.
+
+The HTML book, the PDF and the student notebooks are rendered from the same resolved doctree
+(``env.get_and_resolve_doctree``), so equation, figure, exercise and theorem numbers, citations,
+glossary links and glued values come from one place.  Each code cell, with its stored outputs,
+is copied from the source notebook by the cell index myst-nb keeps on the cell's container
+(outputs are never parsed); every code cell of the source is kept, including those the book
+removes, so a student notebook runs as the chapter does.  Markdown is written from the nodes:
+maths as ``$...$``/``$$...$$`` (numbered equations with ``\\tag``), references as the text and
+links Sphinx resolved (to ``<doc>.ipynb#<id>``), exercises, proofs and admonitions as Markdown,
+and each exercise solution as the one line of :func:`solution_note`.
+
+Run through Jupyter Book like the HTML book: ``jupyter-book build . --builder custom
+--custom-builder studentnb`` writes ``_build/studentnb/<doc>.ipynb``
+(``tools/build_student_tree.py`` packages them with the rest of the student tree).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import posixpath
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.builders import Builder
+
+HIDDEN_INPUT = {"remove-input", "hide-input"}
+"""Tags of cells whose code the book does not show (a self-check's code holds its answer);
+a student notebook collapses their code (``jupyter.source_hidden``)."""
+
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+
+
+def solution_note(number) -> str:
+    """The line that stands in a student chapter for the solution of exercise ``number``."""
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ValueError(f"number: expected the exercise's number (an int >= 1), got {number!r}")
+    return (f"*Solution to Exercise {number}: not in this notebook; it is on the Solutions page "
+            f"of the HTML book and in the Solutions appendix of the PDF edition.*")
+
+
+SOLUTIONS_PAGE_NOTE = (
+    "The worked solutions of the chapters' exercises are on this page in the HTML book and in "
+    "the Solutions appendix of the PDF edition. The notebooks leave them out, so that each "
+    "exercise can be tried first; under each exercise a line says where its solution is.")
+
+ADMONITIONS = {"note": "Note", "tip": "Tip", "warning": "Warning", "important": "Important",
+               "seealso": "See also", "caution": "Caution", "hint": "Hint",
+               "attention": "Attention", "danger": "Danger", "error": "Error"}
+SKIP = (nodes.comment, nodes.substitution_definition, nodes.system_message, nodes.compound)
+MD_SPECIAL = re.compile(r"([\\`*_\[\]<$])")
+
+
+def anchors(node) -> str:
+    return "".join(f'<a id="{i}"></a>' for i in node.get("ids", []))
+
+
+def quote(head: str, body: str) -> str:
+    """A block quote as HTML around Markdown, so that display maths inside keeps no ``>``."""
+    return f"<blockquote>\n\n{head}\n\n{body}\n\n</blockquote>"
+
+
+def indent(text: str, prefix: str) -> str:
+    """``text`` under a list marker ``prefix``: later lines indented to line up with the first."""
+    pad = " " * len(prefix)
+    lines = text.split("\n")
+    return prefix + lines[0] + "".join(f"\n{pad}{line}" if line else "\n" for line in lines[1:])
+
+
+class Writer:
+    """Markdown and code cells of one resolved document."""
+
+    def __init__(self, builder: StudentNotebookBuilder, docname: str, source: dict | None):
+        self.builder, self.docname, self.env = builder, docname, builder.env
+        self.numbers = self.env.toc_fignumbers.get(docname, {})
+        self.source = source
+        self.cells: list[dict] = []
+        self.copied = 0  # source cells before this index are in self.cells
+        self.solutions_noted = False
+
+    # -------------------------------------------------------------- numbers and cells
+    def number(self, kind: str, node) -> str:
+        ids = node.get("ids") or [""]
+        found = self.numbers.get(kind, {}).get(ids[0])
+        if not found:
+            raise ValueError(f"{self.docname}: no {kind} number for {ids[0]!r}")
+        return ".".join(map(str, found))
+
+    def markdown(self, blocks: list[str]) -> None:
+        text = "\n\n".join(b for b in blocks if b.strip()).strip("\n")
+        if text:
+            self.cells.append({"cell_type": "markdown", "metadata": {}, "source": text})
+
+    def code_cells(self, upto: int) -> None:
+        """Copy the source notebook's code cells before index ``upto``, outputs as stored."""
+        for cell in self.source["cells"][self.copied:upto]:
+            if cell["cell_type"] == "code":
+                cell = copy.deepcopy(cell)
+                if HIDDEN_INPUT & set(cell.get("metadata", {}).get("tags", [])):
+                    cell["metadata"].setdefault("jupyter", {})["source_hidden"] = True
+                self.cells.append(cell)
+        self.copied = max(self.copied, upto)
+
+    def document(self, doctree) -> list[dict]:
+        pending: list[str] = []
+        self.flow(doctree, pending, level=0)
+        self.markdown(pending)
+        if self.source is not None:
+            self.code_cells(len(self.source["cells"]))
+        return self.cells
+
+    # -------------------------------------------------------------- blocks
+    def flow(self, parent, out: list[str], level: int) -> None:
+        """Append the Markdown blocks of ``parent``'s children to ``out``; code cells flush."""
+        for node in parent.children:
+            if isinstance(node, nodes.container) and node.get("nb_element") == "cell_code":
+                self.markdown(out)
+                out.clear()
+                index = int(node["cell_index"])
+                self.code_cells(index + 1)
+                for figure in node.findall(nodes.figure):
+                    out.append(self.caption(figure))
+                continue
+            if isinstance(node, nodes.section):
+                if any(i.startswith("solutions-") for i in node["ids"]):
+                    if not self.solutions_noted:
+                        out.append(SOLUTIONS_PAGE_NOTE)
+                        self.solutions_noted = True
+                    continue
+                self.flow(node, out, level + 1)
+                continue
+            if isinstance(node, nodes.title) and isinstance(parent, nodes.section):
+                out.append(anchors(parent) + "\n\n" + "#" * max(level, 1) + " " + self.inline(node))
+                continue
+            if isinstance(node, nodes.container) or node.tagname == "glossary":
+                self.flow(node, out, level)
+                continue
+            block = self.block(node)
+            if block:
+                out.append(block)
+
+    def blocks(self, node) -> str:
+        """The Markdown of ``node``'s children (no code cells expected inside)."""
+        out: list[str] = []
+        self.flow(node, out, level=6)
+        return "\n\n".join(b for b in out if b.strip())
+
+    def block(self, node) -> str:  # noqa: C901 - one branch per kind of node
+        name = node.tagname
+        if isinstance(node, SKIP) or name in ("index", "tabular_col_spec", "script", "only"):
+            return ""
+        if isinstance(node, nodes.paragraph):
+            return anchors(node) + self.inline(node)
+        if isinstance(node, nodes.target):
+            return "" if node.get("refid") or node.get("refuri") else anchors(node)
+        if isinstance(node, nodes.math_block):
+            body = node.astext().strip("\n")
+            if node.get("nowrap"):
+                return body
+            tag = f"\n\\tag{{{self.number('displaymath', node)}}}" if node.get("label") else ""
+            return f"{anchors(node)}\n\n$$\n{body}{tag}\n$$" if tag else f"$$\n{body}\n$$"
+        if isinstance(node, nodes.literal_block):
+            return f"```{node.get('language', '')}\n{node.astext()}\n```"
+        if isinstance(node, (nodes.bullet_list, nodes.enumerated_list)):
+            items = []
+            for k, item in enumerate(node.children, 1):
+                marker = f"{k}. " if isinstance(node, nodes.enumerated_list) else "- "
+                items.append(indent(self.blocks(item), marker))
+            return "\n".join(items)
+        if isinstance(node, nodes.definition_list):
+            entries = []
+            for item in node.children:
+                terms = [anchors(t) + f"**{self.inline(t)}**" for t in item.findall(nodes.term)]
+                definition = next(iter(item.findall(nodes.definition)), None)
+                entries.append(", ".join(terms) + ": " + (self.blocks(definition) if definition else ""))
+            return "\n\n".join(entries)
+        if isinstance(node, nodes.block_quote):
+            return "\n".join("> " + line for line in self.blocks(node).split("\n"))
+        if isinstance(node, nodes.table):
+            return self.table(node)
+        if isinstance(node, nodes.figure):
+            image = next(iter(node.findall(nodes.image)), None)
+            shown = f"![{image.get('alt', '')}]({self.image_uri(image)})\n\n" if image else ""
+            return shown + self.caption(node)
+        if isinstance(node, nodes.image):
+            return f"![{node.get('alt', '')}]({self.image_uri(node)})"
+        if isinstance(node, nodes.raw):  # HTML kept, except the HTML book's own scripts
+            html = node.get("format") == "html" and not node.astext().lstrip().startswith("<script")
+            return node.astext() if html else ""
+        if isinstance(node, nodes.citation):
+            return "- " + anchors(node) + " ".join(self.inline(p) for p in node.findall(nodes.paragraph))
+        if name == "exercise_enumerable_node" or name == "exercise_node":
+            return self.exercise(node)
+        if name == "solution_node":
+            return self.solution(node)
+        if name == "proof_node":  # an admonition whose text opens with "Proof."
+            body = self.blocks(next(iter(node.findall(nodes.Admonition)), node))
+            return "*Proof.* " + body.removeprefix("Proof. ") + " $\\blacksquare$"
+        if name.endswith("_node") and node.get("realtype"):
+            return self.proof(node)
+        if isinstance(node, nodes.Admonition):
+            kind = name if name in ADMONITIONS else "admonition"
+            titles = [c for c in node.children if isinstance(c, nodes.title)]
+            title = self.inline(titles[0]) if titles else ADMONITIONS.get(kind, name.title())
+            body = self.blocks(self.content(node))
+            if "dropdown" in node.get("classes", []):
+                return f"<details>\n<summary>{title}</summary>\n\n{body}\n\n</details>"
+            return quote(f"{anchors(node)}**{title}.**", body)
+        if isinstance(node, (nodes.Element,)) and node.children:
+            return self.blocks(node)
+        return ""
+
+    def content(self, node):
+        """The body of a sphinx-proof or sphinx-exercise node: its children after the title."""
+        body = nodes.Element()
+        body.children = [c for c in node.children if not isinstance(c, nodes.title)]
+        return body
+
+    def exercise(self, node) -> str:
+        n = self.number("exercise", node) if node.tagname == "exercise_enumerable_node" else ""
+        title = next((c for c in node.children if isinstance(c, nodes.title)), None)
+        sub = self.inline(title).strip() if title is not None else ""
+        head = f"**Exercise {n}{f' ({sub})' if sub else ''}.**".replace("Exercise .", "Exercise.")
+        body = self.blocks(self.content(node))
+        return f"{anchors(node)}\n{head} {body}"
+
+    def solution(self, node) -> str:
+        registry = getattr(self.env, "sphinx_exercise_registry", {})
+        target = node.get("target_label")
+        if target not in registry:
+            raise ValueError(f"{self.docname}: a solution names {target!r}, which is not the "
+                             f"label of an exercise of the book")
+        found = self.env.toc_fignumbers.get(registry[target]["docname"], {}).get(
+            "exercise", {}).get(target)
+        if not found or len(found) != 1:
+            raise ValueError(f"{self.docname}: exercise {target!r} has no number in the book")
+        return solution_note(int(found[0]))
+
+    def proof(self, node) -> str:
+        kind = node["realtype"].title()
+        shown = kind
+        if node.get("countertype") and node.get("ids"):
+            shown = f"{kind} {self.number(node['countertype'], node)}"
+        title = next((c for c in node.children if isinstance(c, nodes.title)), None)
+        sub = self.inline(title).strip() if title is not None else ""
+        return quote(f"{anchors(node)}\n**{shown}{' ' + sub if sub else ''}.**",
+                     self.blocks(self.content(node)))
+
+    def caption(self, figure) -> str:
+        caption = next(iter(figure.findall(nodes.caption)), None)
+        text = self.inline(caption) if caption is not None else ""
+        legend = "".join("\n\n" + self.blocks(lg) for lg in figure.findall(nodes.legend))
+        number = f"*Fig. {self.number('figure', figure)}.* " if figure.get("ids") else ""
+        return f"{anchors(figure)}{number}{text}{legend}"
+
+    def image_uri(self, image) -> str:
+        uri = image.get("uri", "")
+        if "://" in uri or uri.startswith("data:"):
+            return uri
+        return posixpath.relpath(uri, posixpath.dirname(self.docname) or ".")
+
+    def table(self, node) -> str:
+        rows = []
+        for row in node.findall(nodes.row):
+            cells = [" ".join(self.inline(p) for p in entry.findall(nodes.paragraph)) or
+                     self.inline(entry) for entry in row.children]
+            rows.append("| " + " | ".join(c.replace("\n", " ").replace("|", "\\|") for c in cells) + " |")
+        if not rows:
+            return ""
+        width = rows[0].count(" | ") + 1
+        return "\n".join([rows[0], "|" + "---|" * width, *rows[1:]])
+
+    # -------------------------------------------------------------- inline
+    def inline(self, node) -> str:
+        return "".join(self.span(child) for child in node.children)
+
+    def span(self, node) -> str:  # noqa: C901 - one branch per kind of node
+        if isinstance(node, nodes.Text):
+            return MD_SPECIAL.sub(r"\\\1", node.astext().replace("\n", " "))
+        if isinstance(node, nodes.math):
+            return f"${node.astext()}$"
+        if isinstance(node, nodes.literal):
+            text = node.astext()
+            fence = "``" if "`" in text else "`"
+            return f"{fence}{text}{fence}"
+        if isinstance(node, (nodes.emphasis, nodes.strong)):
+            mark = "*" if isinstance(node, nodes.emphasis) else "**"
+            text = self.inline(node)
+            core = text.strip()
+            if not core:
+                return text
+            lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+            return f"{lead}{mark}{core}{mark}{trail}"
+        if isinstance(node, nodes.reference):
+            return f"[{self.inline(node)}]({self.href(node)})"
+        if isinstance(node, nodes.raw):
+            return node.astext() if node.get("format") == "html" else ""
+        if isinstance(node, nodes.target):
+            return anchors(node)
+        if isinstance(node, nodes.image):
+            return f"![{node.get('alt', '')}]({self.image_uri(node)})"
+        if isinstance(node, nodes.footnote_reference) or node.tagname == "index":
+            return ""
+        if isinstance(node, nodes.Element):
+            return self.inline(node)
+        return ""
+
+    def href(self, node) -> str:
+        if "refid" in node:
+            return f"#{node['refid']}"
+        uri = node.get("refuri", "")
+        assignment = self.builder.assignment_links.get(uri)
+        if assignment:
+            return posixpath.relpath(assignment, posixpath.dirname(self.docname) or ".")
+        return uri
+
+
+class StudentNotebookBuilder(Builder):
+    """Writes ``<outdir>/<docname>.ipynb`` for every document, from its resolved doctree."""
+
+    name = "studentnb"
+    format = "studentnb"
+    epilog = "student notebooks are in %(outdir)s"
+    allow_parallel = False
+
+    def init(self) -> None:
+        """Map the Binder address of each assignment (the ``{assignment}`` role) to its path."""
+        root = Path(self.confdir)
+        self.assignment_links = {}
+        for folder in sorted((root / "exercises").glob("*/")):
+            path = f"exercises/{folder.name}/{folder.name}.ipynb"
+            if (root / path).is_file():
+                from bookext import binder_url  # tools/ is on sys.path as a local extension
+
+                self.assignment_links[binder_url(self.config, path)] = path
+
+    def get_outdated_docs(self):
+        return self.env.found_docs
+
+    def get_target_uri(self, docname: str, typ: str | None = None) -> str:
+        return f"{docname}.ipynb"
+
+    def prepare_writing(self, docnames) -> None:
+        pass
+
+    def write_doc(self, docname: str, doctree) -> None:
+        source_path = Path(self.env.doc2path(docname))
+        source = None
+        if source_path.suffix == ".ipynb":
+            source = json.loads(source_path.read_text(encoding="utf-8"))
+        cells = Writer(self, docname, source).document(doctree)
+        for k, cell in enumerate(cells):
+            cell["id"] = cell.get("id") or f"student-{k}"
+        metadata = (source or {}).get("metadata") or {"kernelspec": KERNELSPEC}
+        nb = {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
+        out = Path(self.outdir) / f"{docname}.ipynb"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def finish(self) -> None:
+        pass
+
+
+def mime_priority(app, config) -> None:
+    """Outputs are chosen for this builder as for HTML (the self-check answers read the HTML)."""
+    from myst_nb.core.render import base_render_priority
+
+    html = [(StudentNotebookBuilder.name, mime, rank)
+            for mime, rank in base_render_priority()["html"].items()]
+    config.nb_mime_priority_overrides = html + list(config.nb_mime_priority_overrides)
+
+
+def setup(app):
+    app.add_builder(StudentNotebookBuilder)
+    app.connect("config-inited", mime_priority)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
