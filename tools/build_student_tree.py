@@ -336,13 +336,13 @@ class Rewriter:
 
     def answers(self) -> str:
         """Markdown for ``{selfcheck-answers}``: each chapter's self-check questions and answers."""
+        from nbcourse.mime import SELFCHECK
         from nbcourse.selfcheck import Question
 
         parts = []
         for doc, nb in self.book.notebooks.items():
-            questions = [q for cell in nb["cells"] for out in cell.get("outputs", [])
-                         if (q := Question.from_html(_text(out.get("data", {}).get(
-                             "text/html", "")))) is not None]
+            questions = [Question.from_json(out["data"]) for cell in nb["cells"]
+                         for out in cell.get("outputs", []) if SELFCHECK in out.get("data", {})]
             if questions:
                 title = self._link(self.book.titles.get(doc, doc), doc)
                 items = [f"{i}. *{' '.join(q.prompt.split())}*  \n"
