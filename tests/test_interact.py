@@ -545,15 +545,22 @@ def test_book_configuration_shows_the_static_control_in_html_and_the_still_in_pr
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     sphinx = config["sphinx"]["config"]
-    overrides = [tuple(o) for o in sphinx["nb_mime_priority_overrides"]]
-    bundle = {WIDGET_VIEW, "text/html", "image/png", "text/plain"}
+    from nbcourse.mystnb import MimeRenderer
 
-    def chosen(builder, overrides):
+    overrides = [tuple(o) for o in sphinx["nb_mime_priority_overrides"]]
+    plugin = list(MimeRenderer.mime_priority_overrides)  # what its entry point adds
+    overrides = plugin + overrides
+    bundle = {WIDGET_VIEW, EXPLORE, "image/png", "text/plain"}
+
+    def chosen(builder, overrides, bundle=bundle):
         return next(m for m in get_mime_priority(builder, overrides) if m in bundle)
 
-    assert chosen("html", []) == WIDGET_VIEW, "without the override the dead widget is shown"
+    live = {WIDGET_VIEW, "image/png", "text/plain"}  # an output saved from a live kernel
+    assert chosen("html", plugin, live) == WIDGET_VIEW, \
+        "without the override the dead widget is shown"
+    assert chosen("html", overrides, live) == "image/png"
     for builder in ("html", "dirhtml", "singlehtml", "epub"):
-        assert chosen(builder, overrides) == "text/html", builder
+        assert chosen(builder, overrides) == EXPLORE, builder
     assert chosen("latex", overrides) == "image/png"
     assert sphinx["nb_ipywidgets_js"] == {}, "no ipywidgets JavaScript from a CDN"
 
