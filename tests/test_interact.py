@@ -587,6 +587,20 @@ def test_sanitize_patterns_mask_only_what_may_differ_between_machines(monkeypatc
     assert sanitize(three) != sanitize(one), "structure and values are still compared"
 
 
+def test_nbval_compares_a_json_output_as_text_through_the_sanitize_patterns():
+    """conftest.py makes nbval sanitize the project's JSON outputs, which it stores as dicts."""
+    import types
+
+    from nbval.plugin import IPyNbCell, get_sanitize_patterns
+
+    patterns = get_sanitize_patterns((ROOT / "tests/nbval_sanitize.cfg").read_text())
+    cell = types.SimpleNamespace(parent=types.SimpleNamespace(sanitize_patterns=dict(patterns)))
+    data = explore(swatch, n=(1, 2, 1), kind=["x"], **SMALL).data
+    text = IPyNbCell.sanitize(cell, json.loads(json.dumps(data)))
+    assert isinstance(text, str) and text.count('"PNG"') == 2 and "nbcourse-explore-ID" in text
+    assert "swatch, at n = 2, kind = x" in text, "the alt texts (and the rest) are compared"
+
+
 NOTEBOOK_CODE = [
     """import matplotlib.pyplot as plt
 import nbcourse
