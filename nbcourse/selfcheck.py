@@ -14,8 +14,12 @@ Jupyter does not trust), the form keeps a line, :data:`INERT_NOTE`, saying how t
 question work; the script removes that line as soon as it binds the form.
 
 The answer key sits in the page (as in any self-check without a server); the book lists
-the answers in an appendix too, for print: :meth:`Question.from_html` reads a question
-back from its stored HTML output and :meth:`Question.answer_text` words its answer.
+the answers in an appendix too, for print.  Beside the HTML and a plain-text fallback, a
+question's output holds its data under the MIME type :data:`nbcourse.mime.SELFCHECK`
+(:meth:`Question.to_json`); the book renders the question from that form (HTML for the web,
+text and a pointer to the answers appendix for print, :mod:`nbcourse.mystnb`) and
+:meth:`Question.from_json` and :meth:`Question.answer_text` give the answers appendix its
+question and answer.
 
 Structure (for browser tests): ``<form class="nbcourse-selfcheck" data-kind="choice"
 or "number">`` holds a ``<fieldset>`` with a ``<legend>`` (the question) and either
@@ -32,11 +36,11 @@ import json
 import math
 import numbers
 from dataclasses import dataclass
-from html.parser import HTMLParser
 
 import numpy as np
 
 from ._validation import _describe, check_alpha, check_index, check_text
+from .mime import SELFCHECK, VERSION, payload
 
 __all__ = ["INERT_NOTE", "Question", "choice", "number"]
 
@@ -149,33 +153,44 @@ class Question:
             text += f" (± {self.tolerance:g})"
         return f"{text}. {self.feedback[0]}".strip()
 
-    @classmethod
-    def from_html(cls, text: str) -> Question | None:
-        """The question displayed as ``text`` (the HTML of :meth:`_repr_html_`), or None.
+    def to_json(self) -> dict:
+        """The JSON form of the question (MIME type :data:`nbcourse.mime.SELFCHECK`).
 
-        This is how a book build that only has the stored outputs lists the questions and
-        their answers.
+        >>> number("2 + 2?", 4).to_json()["right"]
+        4.0
+        """
+        return {"version": VERSION, "kind": self.kind, "prompt": self.prompt,
+                "options": list(self.options), "right": self.right,
+                "tolerance": self.tolerance, "feedback": list(self.feedback)}
+
+    @classmethod
+    def from_json(cls, data) -> Question:
+        """The question whose JSON form (or MIME bundle holding it) is ``data``.
+
+        This is how the book, which has only the stored outputs, renders each question and
+        lists the answers.  The fields are checked as :func:`choice` and :func:`number`
+        check their arguments.
 
         >>> q = choice("1 + 1?", ["1", "2"], right=1, feedback=["No.", "Yes."])
-        >>> Question.from_html(q._repr_html_()) == q
-        True
-        >>> Question.from_html("<p>not a question</p>") is None
+        >>> Question.from_json(q._repr_mimebundle_()) == q
         True
         """
-        if not isinstance(text, str):
-            raise TypeError(f"text must be a str of HTML, got {_describe(text)}")
-        found = _FormReader()
-        found.feed(text)
-        found.close()
-        if found.kind not in ("choice", "number") or found.key is None:
-            return None
-        key = json.loads(found.key)
-        if found.kind == "choice":
-            options = tuple(o.removeprefix(" ") for o in found.options)  # after the radio
-            return cls(found.prompt, "choice", options, key["right"], 0.0,
-                       tuple(key["feedback"]))
-        return cls(found.prompt, "number", (), float(key["value"]), float(key["tol"]),
-                   (key["right_text"], key["wrong_text"]))
+        data = payload(data, SELFCHECK, {"kind": str, "prompt": str, "options": list,
+                                         "right": (int, float), "tolerance": (int, float),
+                                         "feedback": list})
+        where = f"bundle[{SELFCHECK!r}]"
+        if data["kind"] == "choice":
+            question = choice(data["prompt"], data["options"], data["right"], data["feedback"])
+        elif data["kind"] == "number":
+            if len(data["feedback"]) != 2:
+                raise ValueError(f"{where}['feedback'] must be [when right, when wrong] for a "
+                                 f"number, got {data['feedback']!r}")
+            question = number(data["prompt"], data["right"], data["tolerance"],
+                              *data["feedback"])
+        else:
+            raise ValueError(f"{where}['kind'] must be 'choice' or 'number', "
+                             f"got {data['kind']!r}")
+        return question
 
     def _repr_html_(self) -> str:
         ident = self.ident
@@ -205,36 +220,8 @@ class Question:
     def _repr_mimebundle_(self, include=None, exclude=None):
         lines = [f"Self-check: {self.prompt}"]
         lines += [f"  ({chr(97 + i)}) {o}" for i, o in enumerate(self.options)]
-        return {"text/html": self._repr_html_(), "text/plain": "\n".join(lines)}
-
-
-class _FormReader(HTMLParser):
-    """The kind, answer key, question and option texts of a self-check form."""
-
-    def __init__(self):
-        super().__init__()
-        self.kind = self.key = None
-        self.prompt, self.options, self._into = "", [], None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and "nbcourse-selfcheck" in (attrs.get("class") or "").split():
-            self.kind, self.key = attrs.get("data-kind"), attrs.get("data-key")
-        elif self.kind is not None and tag == "legend":
-            self._into = "prompt"
-        elif self.kind == "choice" and tag == "label":
-            self.options.append("")
-            self._into = "option"
-
-    def handle_endtag(self, tag):
-        if tag in ("legend", "label"):
-            self._into = None
-
-    def handle_data(self, data):
-        if self._into == "prompt":
-            self.prompt += data
-        elif self._into == "option":
-            self.options[-1] += data
+        return {SELFCHECK: self.to_json(), "text/html": self._repr_html_(),
+                "text/plain": "\n".join(lines)}
 
 
 def choice(prompt: str, options, right: int, feedback=None) -> Question:

@@ -20,7 +20,8 @@ import yaml  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from nbcourse import interact  # noqa: E402
-from nbcourse.interact import explore, parse_control  # noqa: E402
+from nbcourse.interact import explore, parse_control, static_html  # noqa: E402
+from nbcourse.mime import EXPLORE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -453,10 +454,17 @@ def test_static_html_has_no_div_and_a_caption():
     assert "<figcaption>Red &lt;grows&gt; with n.</figcaption>" in fig.html
 
 
-def test_mime_bundle_outside_a_kernel_has_html_still_and_text():
+def test_mime_bundle_outside_a_kernel_has_data_still_and_text():
     fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
     data, metadata = fig._repr_mimebundle_()
-    assert set(data) == {"text/plain", "text/html", "image/png"}
+    assert set(data) == {"text/plain", EXPLORE, "image/png"}, "the frames once, in the data"
+    stored = json.loads(json.dumps(data))  # as a notebook stores it
+    assert static_html(stored) == static_html(stored[EXPLORE]) == fig.html
+    form = stored[EXPLORE]
+    assert form["version"] == 1 and len(form["frames"]) == 6 and len(form["alts"]) == 6
+    assert [base64.b64decode(f) for f in form["frames"]] == fig.frames
+    assert form["controls"][1] == {"name": "kind", "text": "kind", "kind": "options",
+                                   "labels": ["x", "y"]}
     still = base64.b64decode(data["image/png"])
     image = Image.open(io.BytesIO(still))
     assert image.mode == "RGB", "opaque, so it reads in dark mode"
@@ -464,6 +472,29 @@ def test_mime_bundle_outside_a_kernel_has_html_still_and_text():
     assert_colour(still, 2, "x")
     assert metadata["image/png"] == {"width": 40, "height": 30}
     assert "run the cell in a live kernel" in data["text/plain"]
+
+
+def _form(**changes):
+    data = dict(explore(swatch, n=(1, 2, 1), kind=["x"], **SMALL).data)
+    data.update(changes)
+    return {EXPLORE: data}
+
+
+@pytest.mark.parametrize(("bundle", "error", "words"), [
+    ("<figure>", TypeError, "bundle must be a MIME bundle (dict) holding "
+                            "'application/vnd.nbcourse.explore+json'"),
+    ({"text/html": "<figure></figure>"}, ValueError, "got a bundle of ['text/html']"),
+    (lambda: _form(version=0), ValueError, "['version'] must be 1"),
+    (lambda: _form(frames="abc"), TypeError, "['frames'] must be list"),
+    (lambda: _form(index=[0, 5]), ValueError, "['index'] must point into 'frames'"),
+    (lambda: _form(alts=["one"]), ValueError, "one entry per state (2)"),
+    (lambda: _form(sizes=[3]), ValueError, "'sizes' and 'initial' must give one entry"),
+    (lambda: _form(controls=[{"name": "n"}]), ValueError, "['controls'][0] must be an object"),
+])
+def test_a_malformed_figure_bundle_says_what_was_expected(bundle, error, words):
+    with pytest.raises(error) as info:
+        static_html(bundle() if callable(bundle) else bundle)
+    assert words in str(info.value)
 
 
 def in_a_kernel(monkeypatch, live):
@@ -514,15 +545,22 @@ def test_book_configuration_shows_the_static_control_in_html_and_the_still_in_pr
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     sphinx = config["sphinx"]["config"]
-    overrides = [tuple(o) for o in sphinx["nb_mime_priority_overrides"]]
-    bundle = {WIDGET_VIEW, "text/html", "image/png", "text/plain"}
+    from nbcourse.mystnb import MimeRenderer
 
-    def chosen(builder, overrides):
+    overrides = [tuple(o) for o in sphinx["nb_mime_priority_overrides"]]
+    plugin = list(MimeRenderer.mime_priority_overrides)  # what its entry point adds
+    overrides = plugin + overrides
+    bundle = {WIDGET_VIEW, EXPLORE, "image/png", "text/plain"}
+
+    def chosen(builder, overrides, bundle=bundle):
         return next(m for m in get_mime_priority(builder, overrides) if m in bundle)
 
-    assert chosen("html", []) == WIDGET_VIEW, "without the override the dead widget is shown"
+    live = {WIDGET_VIEW, "image/png", "text/plain"}  # an output saved from a live kernel
+    assert chosen("html", plugin, live) == WIDGET_VIEW, \
+        "without the override the dead widget is shown"
+    assert chosen("html", overrides, live) == "image/png"
     for builder in ("html", "dirhtml", "singlehtml", "epub"):
-        assert chosen(builder, overrides) == "text/html", builder
+        assert chosen(builder, overrides) == EXPLORE, builder
     assert chosen("latex", overrides) == "image/png"
     assert sphinx["nb_ipywidgets_js"] == {}, "no ipywidgets JavaScript from a CDN"
 
@@ -537,12 +575,30 @@ def test_sanitize_patterns_mask_only_what_may_differ_between_machines(monkeypatc
             text = re.sub(regex, replace, text)
         return text
 
-    one = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL).html
+    def stored(fig):  # the JSON form as nbval compares it (conftest.py)
+        return json.dumps(fig.data, sort_keys=True, ensure_ascii=False, indent=1)
+
+    one = stored(explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL))
     monkeypatch.setitem(RED, 1, 90)  # other pixels, as another machine might draw them
-    two = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL).html
+    two = stored(explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL))
     assert one != two and sanitize(one) == sanitize(two)
-    three = explore(swatch, n=(1, 2, 1), kind=["x", "y"], **SMALL).html
+    assert sanitize(one).count('"PNG"') == 6, "the number of frames is still compared"
+    three = stored(explore(swatch, n=(1, 2, 1), kind=["x", "y"], **SMALL))
     assert sanitize(three) != sanitize(one), "structure and values are still compared"
+
+
+def test_nbval_compares_a_json_output_as_text_through_the_sanitize_patterns():
+    """conftest.py makes nbval sanitize the project's JSON outputs, which it stores as dicts."""
+    import types
+
+    from nbval.plugin import IPyNbCell, get_sanitize_patterns
+
+    patterns = get_sanitize_patterns((ROOT / "tests/nbval_sanitize.cfg").read_text())
+    cell = types.SimpleNamespace(parent=types.SimpleNamespace(sanitize_patterns=dict(patterns)))
+    data = explore(swatch, n=(1, 2, 1), kind=["x"], **SMALL).data
+    text = IPyNbCell.sanitize(cell, json.loads(json.dumps(data)))
+    assert isinstance(text, str) and text.count('"PNG"') == 2 and "nbcourse-explore-ID" in text
+    assert "swatch, at n = 2, kind = x" in text, "the alt texts (and the rest) are compared"
 
 
 NOTEBOOK_CODE = [
@@ -601,8 +657,8 @@ def test_stored_output_carries_the_static_control_and_the_still(executed_noteboo
     outputs = nb.cells[0].outputs
     assert [o.output_type for o in outputs] == ["execute_result"], "no stray figure output"
     data = outputs[0].data
-    assert set(data) == {"text/html", "image/png", "text/plain"}
-    _, static = parse_static(data["text/html"])
+    assert set(data) == {EXPLORE, "image/png", "text/plain"}
+    _, static = parse_static(static_html(data))
     assert len(static["index"]) == 6 and len(set(static["index"])) == 6
     assert Image.open(io.BytesIO(base64.b64decode(data["image/png"]))).mode == "RGB"
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from nbcourse.mime import SELFCHECK
 from nbcourse.selfcheck import INERT_NOTE, Question, choice, number
 
 
@@ -191,10 +192,41 @@ def test_a_question_that_cannot_run_says_how_to_make_it_work(tmp_path, scripts):
            feedback=["Right: both hold.", "", "No."]),
     number("θ₁ = ?", 0.25, tolerance=0.005, feedback="a quarter", hint="below ½"),
 ])
-def test_a_question_reads_back_from_its_html(question):
-    assert Question.from_html(question._repr_html_()) == question
+def test_a_question_round_trips_through_its_json_form(question):
+    bundle = question._repr_mimebundle_()
+    assert set(bundle) == {SELFCHECK, "text/html", "text/plain"}
+    stored = json.loads(json.dumps(bundle))  # as a notebook stores it
+    assert Question.from_json(stored) == question
+    assert Question.from_json(stored[SELFCHECK]) == question
+    assert stored[SELFCHECK]["version"] == 1 and stored[SELFCHECK]["kind"] == question.kind
 
 
-@pytest.mark.parametrize("text", ["", "<p>text</p>", '<form class="other"><legend>x</legend></form>'])
-def test_html_that_is_not_a_question_reads_as_none(text):
-    assert Question.from_html(text) is None
+def _form(**changes):
+    data = choice("1 + 1?", ["1", "2"], right=1).to_json()
+    data.update(changes)
+    return {SELFCHECK: data, "text/plain": "Self-check: 1 + 1?"}
+
+
+@pytest.mark.parametrize(("bundle", "error", "words"), [
+    ("<form>", TypeError, "bundle must be a MIME bundle (dict) holding "
+                          "'application/vnd.nbcourse.selfcheck+json'"),
+    ({"text/html": "<form></form>"}, ValueError, "got a bundle of ['text/html']"),
+    ({SELFCHECK: "{}"}, TypeError, "must be a JSON object, got"),
+    (_form(version=2), ValueError, "['version'] must be 1"),
+    (_form(kind="essay"), ValueError, "['kind'] must be 'choice' or 'number', got 'essay'"),
+    (_form(right="1"), TypeError, "['right'] must be int or float, got"),
+    (_form(options=["only one"]), ValueError, "options must be a list of at least two str"),
+    (_form(right=5), ValueError, "right"),
+    (_form(kind="number", feedback=["x"]), ValueError, "must be [when right, when wrong]"),
+])
+def test_a_malformed_bundle_says_what_was_expected(bundle, error, words):
+    with pytest.raises(error) as info:
+        Question.from_json(bundle)
+    assert words in str(info.value)
+
+
+def test_a_bundle_without_a_field_names_it():
+    data = _form()
+    del data[SELFCHECK]["prompt"]
+    with pytest.raises(ValueError, match=r"must have the field 'prompt'"):
+        Question.from_json(data)

@@ -24,9 +24,6 @@ made where the markup is written, never by rewriting built pages:
 - Images from the book's files get their ``width`` and ``height`` attributes, so the page
   does not shift as they load (the stylesheet keeps them fluid); every image of a page but
   the first loads lazily.
-- Interactive figures (``nbcourse.interact``) carry their frames as PNG data URIs so that a
-  notebook is self-contained; in the built pages each frame becomes a file in ``_images``
-  (named by its content), which keeps each page's HTML small.
 - TeX in a page title (``The factor $Q^{-j}$``) is written with Unicode in ``<title>`` and
   the print header, where no HTML can typeset it, and ``{doc}`` links, which Sphinx
   writes with the title's plain text (``The factor Q^{-j}``), carry the title's mathematics.
@@ -37,9 +34,6 @@ branch and notebook interface taken from ``_config.yml``, as the launch buttons 
 with no such notebook fails the build.
 """
 
-import base64
-import hashlib
-import os
 import re
 from pathlib import Path
 from urllib.parse import quote
@@ -320,43 +314,6 @@ def accessible_translator(app):
     app.set_translator(app.builder.name, translator, override=True)
 
 
-_FIGURE = re.compile(r'<figure class="nbcourse-explore".*?</figure>', re.S)
-_PNG_URI = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
-
-
-def _frames_to_files(text, page, images):
-    """``text`` with the data URIs of its interactive figures replaced by files in ``images``."""
-    def to_file(match):
-        png = base64.b64decode(match.group(1))
-        target = images / f"nbcourse-frame-{hashlib.sha256(png).hexdigest()[:20]}.png"
-        if not target.exists():
-            target.write_bytes(png)
-        return Path(os.path.relpath(target, page.parent)).as_posix()
-
-    return _FIGURE.sub(lambda figure: _PNG_URI.sub(to_file, figure.group(0)), text)
-
-
-def external_frames(app, exception):
-    """Write the frames of every interactive figure to ``_images`` and link them."""
-    if exception is not None or app.builder.format != "html":
-        return
-    out = Path(app.outdir)
-    images = out / "_images"
-    images.mkdir(exist_ok=True)
-    pages = 0
-    for page in out.rglob("*.html"):
-        if {"_static", "_sources"} & set(page.relative_to(out).parts):
-            continue
-        text = page.read_text(encoding="utf-8")
-        if "nbcourse-explore" not in text:
-            continue
-        fixed = _frames_to_files(text, page, images)
-        if fixed != text:
-            page.write_text(fixed, encoding="utf-8")
-            pages += 1
-    logger.info("interactive figure frames written as files for %d pages", pages)
-
-
 # --- code highlighting without spans that change nothing ----------------------------------
 
 class _PlainTokenFormatter(HtmlFormatter):
@@ -423,5 +380,4 @@ def setup(app):
     app.connect("config-inited", site_name_from_title)
     app.connect("builder-inited", unwrap_plain_tokens)
     app.connect("builder-inited", accessible_translator, priority=600)
-    app.connect("build-finished", external_frames, priority=410)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -10,9 +10,10 @@
   page becomes an appendix and each solution in a chapter is replaced by a line giving the
   page of its solution in the appendix.
 - Self-check answers: the directive ``{selfcheck-answers}`` (on ``book/answers.md``) lists every
-  self-check question of the book (``nbcourse.selfcheck``, read back from the stored HTML
-  output) with its answer, chapter by chapter.  In HTML each answer links back to its
-  question; in LaTeX each question prints as text with a line giving the page of its answer.
+  self-check question of the book (``nbcourse.selfcheck``, from the doctree nodes that the
+  MIME render plugin ``nbcourse.mystnb`` makes of its stored JSON output) with its answer,
+  chapter by chapter.  In HTML each answer links back to its question; in LaTeX each question,
+  which the plugin prints as text, gets a line giving the page of its answer.
 - LaTeX layout: pandas tables (their ``text/html`` output) print as LaTeX tables; the front
   page gets an "Introduction" heading; a chapter left empty in LaTeX (the references page,
   whose works Sphinx prints as the closing Bibliography) is dropped.
@@ -39,7 +40,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx_exercise.nodes import solution_node
 
-from nbcourse.selfcheck import Question
+from nbcourse.mystnb import questions_in
 
 logger = logging.getLogger(__name__)
 
@@ -154,21 +155,6 @@ class AnswersDirective(SphinxDirective):
         return [answers_list()]
 
 
-def selfcheck_questions(doctree):
-    """The self-check questions of a chapter's doctree, in order.
-
-    A stored output offers several representations (a myst-nb ``mime_bundle``); the question
-    is read from its ``text/html`` one, whichever the builder shows.
-    """
-    questions = []
-    for raw in doctree.findall(nodes.raw):
-        if raw.get("format") == "html" and "nbcourse-selfcheck" in raw.astext():
-            question = Question.from_html(raw.astext())
-            if question is not None:
-                questions.append(question)
-    return questions
-
-
 def answer_item(question, uri, latex):
     """One entry of the answers list: the question, then its answer."""
     item = nodes.list_item()
@@ -195,8 +181,8 @@ def answer_item(question, uri, latex):
 class GatherAnswers(SphinxPostTransform):
     """Fill the ``{selfcheck-answers}`` placeholder, chapter by chapter in reading order.
 
-    In LaTeX it also marks the document, so that :class:`HtmlTablesToLatex` prints each
-    question with the page of its answer.  The same question twice in the book would give
+    In LaTeX it also marks the document, so that :class:`AnswerPointers` gives each printed
+    question the page of its answer.  The same question twice in the book would give
     two answers one label; that is reported as a warning (an error under ``-W``).
     """
 
@@ -207,7 +193,7 @@ class GatherAnswers(SphinxPostTransform):
         for placeholder in list(self.document.findall(answers_list)):
             sections, seen = [], set()
             for docname in reading_order(self.env):
-                questions = selfcheck_questions(self.env.get_doctree(docname))
+                questions = questions_in(self.env.get_doctree(docname))
                 if not questions:
                     continue
                 for question in questions:
@@ -229,6 +215,32 @@ class GatherAnswers(SphinxPostTransform):
             placeholder.replace_self(sections)
             if latex:
                 self.document["nbcourse_answers"] = True
+
+
+class AnswerPointers(SphinxPostTransform):
+    """LaTeX: each printed self-check question (``nbcourse.mystnb``) gets the page of its
+    answer in the appendix, when the book has one (:class:`GatherAnswers`).
+
+    Runs after myst-nb has chosen each output's representation (priority 4) and before Sphinx
+    keeps the LaTeX branch of the ``only`` nodes (50).
+    """
+
+    default_priority = 6
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        if not self.document.get("nbcourse_answers"):
+            return
+        for printed in self.document.findall(addnodes.only):
+            ident = printed.get("nbcourse_selfcheck")
+            if not ident or not printed.children:
+                continue
+            back, answer = latex_label("question", ident), latex_label("answer", ident)
+            printed[0].insert(0, nodes.raw("", rf"\phantomsection\label{{{back}}}",
+                                           format="latex"))
+            printed += nodes.raw("", rf"\par\noindent\hyperref[{answer}]{{\emph{{Answer: "
+                                     rf"appendix, page~\pageref*{{{answer}}}.}}}}\par",
+                                 format="latex")
 
 
 # In the one LaTeX doctree a chapter is a section directly under the document (where
@@ -381,6 +393,7 @@ def setup(app):
     app.connect("build-finished", copy_pdf_into_html)
     app.add_post_transform(GatherSolutions)
     app.add_post_transform(GatherAnswers)
+    app.add_post_transform(AnswerPointers)
     app.add_post_transform(DropEmptyChapters)
     app.add_post_transform(FrontMatterHeadings)
     app.add_post_transform(HtmlTablesToLatex)
@@ -504,37 +517,6 @@ def html_table(html):
     return table
 
 
-def selfcheck_question(html, answer_label=None):
-    """LaTeX: a self-check question (``nbcourse.selfcheck``) as text and its options as a list.
-
-    The interactive check needs a browser or a kernel; on paper the reader sees the question
-    and, when the book has an answers appendix, the page where its answer is (``answer_label``
-    is the LaTeX label of the answer).  Returns None for HTML that is not a self-check question.
-    """
-    question = Question.from_html(html)
-    if question is None:
-        return None
-    para = nodes.paragraph()
-    if answer_label:
-        back = latex_label("question", question.ident)
-        para += nodes.raw("", rf"\phantomsection\label{{{back}}}", format="latex")
-    para += nodes.strong(text="Self-check: ")
-    para += nodes.Text(" ".join(question.prompt.split()))
-    out = [para]
-    if question.options:
-        items = nodes.enumerated_list(enumtype="loweralpha", prefix="(", suffix=")")
-        for option in question.options:
-            item = nodes.list_item()
-            item += nodes.paragraph(text=" ".join(option.split()))
-            items += item
-        out.append(items)
-    if answer_label:
-        out.append(nodes.raw("", rf"\par\noindent\hyperref[{answer_label}]{{\emph{{Answer: "
-                                 rf"appendix, page~\pageref*{{{answer_label}}}.}}}}\par",
-                             format="latex"))
-    return out
-
-
 class HtmlTablesToLatex(SphinxPostTransform):
     """LaTeX: turn the ``text/html`` of a pandas DataFrame output into a real table.
 
@@ -550,13 +532,7 @@ class HtmlTablesToLatex(SphinxPostTransform):
         for raw in list(self.document.findall(nodes.raw)):
             if raw.get("format") != "html" or "text_html" not in raw.get("classes", []):
                 continue
-            asked = Question.from_html(raw.astext())
-            answer_label = (latex_label("answer", asked.ident)
-                            if asked is not None and self.document.get("nbcourse_answers")
-                            else None)
-            question = selfcheck_question(raw.astext(), answer_label)
-            if question is not None:
-                raw.replace_self(question)
+            if "nbcourse_selfcheck" in raw.attributes:  # printed by its LaTeX branch
                 continue
             table = html_table(raw.astext())
             if table is None:

@@ -3,15 +3,17 @@
 One call, :func:`explore`, turns a plotting function and a range for each of its
 parameters into an object that displays itself in three ways:
 
-``text/html``
-    a self-contained static control: one frame per point of the control grid,
-    precomputed as PNG data URIs, one ``<input type="range">`` or ``<select>``
-    per control and a few lines of inline JavaScript.  Nothing is fetched from
-    the network (no CDN, no web font, no external URL), so it works in the built
-    book with no kernel and no network.
+``application/vnd.nbcourse.explore+json`` (:data:`nbcourse.mime.EXPLORE`)
+    the static control as data: one frame per distinct point of the control grid,
+    precomputed as PNG, the controls, their labels and an alt text per state.  The
+    book renders it (:mod:`nbcourse.mystnb`) as a self-contained control: the frames
+    as image files, one ``<input type="range">`` or ``<select>`` per control and a
+    few lines of inline JavaScript (:func:`static_html`).  Nothing is fetched from
+    outside the book (no CDN, no web font, no external URL), so it works in the
+    built book with no kernel and no network.
 ``image/png``
-    a still image of the initial state, for print and for renderers without
-    JavaScript.
+    a still image of the initial state, for print and for Jupyter before the cell
+    has run (with ``text/plain`` saying to run it for the controls).
 live ipywidgets controls
     in a kernel with comm support (Jupyter, JupyterLab, Binder) the figure shows
     itself as two outputs instead: the controls (a slider per numeric range, a
@@ -33,19 +35,20 @@ Which representation a reader sees
 * Stored outputs of the book's notebooks: ``tools/run_notebooks.py`` and the
   nbval run (``conftest.py``) set the environment variable
   ``NBCOURSE_FIGURES=static`` for their kernels, and the figure then displays
-  itself as one output with ``text/html``, ``image/png`` and ``text/plain``,
+  itself as one output with the JSON form, ``image/png`` and ``text/plain``,
   the form the book renders.  Opened in Jupyter without running, such an output
-  shows its static control.
-* The HTML book: myst-nb shows ``text/html``, the static control; ``_config.yml``
-  also drops any widget view (``nb_mime_priority_overrides`` with priority
-  ``null``) and empties ``nb_ipywidgets_js``, so nothing is loaded from a CDN.
-* LaTeX/PDF: myst-nb's LaTeX priority list takes the ``image/png`` still.
-* nbval compares ``text/plain`` and ``text/html`` and never ``image/png``.
-  The HTML is deterministic (frames
-  rendered by Agg without timestamps, element ids taken from a hash of the
-  content), and ``tests/nbval_sanitize.cfg`` masks the PNG payloads and the
-  content-hash id, the parts that may differ between machines whose font
-  rasterisation differs.
+  shows its still image (Jupyter does not know the JSON form).
+* The HTML book: the MIME render plugin of :mod:`nbcourse.mystnb` renders the
+  JSON form as the static control and writes its frames as files under
+  ``_images``; ``_config.yml`` also drops any widget view
+  (``nb_mime_priority_overrides`` with priority ``null``) and empties
+  ``nb_ipywidgets_js``, so nothing is loaded from a CDN.
+* LaTeX/PDF: the plugin leaves print to the ``image/png`` still.
+* nbval compares ``text/plain`` and the JSON form and never ``image/png``.
+  The JSON form is deterministic (frames rendered by Agg without timestamps,
+  the element id taken from a hash of the content), and
+  ``tests/nbval_sanitize.cfg`` masks the PNG payloads and the content-hash id,
+  the parts that may differ between machines whose font rasterisation differs.
 
 Budgets and choices
 -------------------
@@ -68,7 +71,7 @@ Budgets and choices
   the author picks a coarser step or fewer options; nothing is subsampled
   behind the author's back.  ``_max_frames`` raises the cap explicitly (the
   build then takes longer).
-* The static HTML of one figure may not exceed :data:`MAX_HTML_BYTES` (1 MB),
+* The static HTML of one figure, frames inlined, may not exceed :data:`MAX_HTML_BYTES` (1 MB),
   so three interactive figures fit in the 3 MB page budget; a larger result
   raises a ``ValueError``.  Identical frames are stored once.
 
@@ -100,8 +103,9 @@ into the control's values) and an ``<output for=...>`` read-out per control, the
 ``labels``, ``sizes``, ``index``, ``alts`` and ``frames`` and the inline script.  State
 ``k`` of the grid is the row-major (C order) index over the controls in the order they
 were given; ``frames[index[k]]`` is its image and ``alts[k]`` its alt text.  The frames
-are data URIs in the notebook; the book's Sphinx extension (``tools/bookext.py``) writes
-them to ``_images`` as files when it builds the HTML pages.
+are base64 PNG in the notebook's JSON form; the book's render plugin
+(:mod:`nbcourse.mystnb`) writes them to ``_images`` as files while it writes the page, and
+:attr:`Explorer.html` inlines them as data URIs.
 
 Modules: :mod:`nbcourse.interact.controls` parses the controls, :mod:`nbcourse.interact.frames`
 draws the frames and writes the static HTML; this module holds :func:`explore`, the live
@@ -121,10 +125,12 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from .._validation import _describe, check_int, check_text
+from ..mime import EXPLORE
 from .controls import Control, _decimals, _is_number, parse_control, readable_name
-from .frames import PALETTE_COLOURS, _alt, _draw, _png, _title, static_html
+from .frames import PALETTE_COLOURS, _alt, _draw, _png, _title, static_data, static_html
 
-__all__ = ["Control", "Explorer", "explore", "parse_control", "readable_name", "static_html",
+__all__ = ["Control", "Explorer", "explore", "parse_control", "readable_name", "static_data",
+           "static_html",
            "FIGSIZE",
            "FRAME_DPI", "MAX_FRAMES", "MAX_HTML_BYTES", "PALETTE_COLOURS", "STILL_DPI"]
 
@@ -244,8 +250,11 @@ class Explorer:
         PNG frame of each state (palette PNG at ``dpi``).
     still : bytes
         Full-colour PNG of the initial state at ``still_dpi``.
+    data : dict
+        The JSON form of the static control (MIME type :data:`nbcourse.mime.EXPLORE`): the
+        controls, alt texts and each distinct frame once.
     html : str
-        The static control (``text/html``).
+        The static control as a self-contained HTML fragment (frames as data URIs).
     """
 
     def __init__(self, plot_fn, controls, initial, caption, figsize, dpi, still_dpi,
@@ -267,9 +276,10 @@ class Explorer:
             self._render_all()
 
     def __getattr__(self, name):
-        """The stored form (``html``, ``frames``, ``still``, ``frame_size``), which a live
+        """The stored form (``data``, ``html``, ``frames``, ``still``, ``frame_size``), which a live
         figure renders only when asked for it."""
-        if name in ("html", "frames", "still", "frame_size") and "states" in self.__dict__:
+        if (name in ("html", "data", "frames", "still", "frame_size")
+                and "states" in self.__dict__):
             self._render_all()
             return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
@@ -307,8 +317,9 @@ class Explorer:
                                                      (self.dpi,))[0]
             frames.append(_png(rgb, palette=True))
         self.frames = frames
-        self.html = static_html(self.title, self.controls, frames, j0, self.caption,
+        self.data = static_data(self.title, self.controls, frames, j0, self.caption,
                                 alts=self.alts, size=self.frame_size)
+        self.html = static_html(self.data)
         if len(self.html.encode()) > MAX_HTML_BYTES:
             raise ValueError(
                 f"controls must be few enough for a static figure of at most "
@@ -369,8 +380,8 @@ class Explorer:
                 f"run the cell in a live kernel for the controls>")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        """The stored form: static control, still image and a text fallback."""
-        data = {"text/plain": repr(self), "text/html": self.html,
+        """The stored form: the frames as data, the still image and a text fallback."""
+        data = {"text/plain": repr(self), EXPLORE: self.data,
                 "image/png": base64.b64encode(self.still).decode("ascii")}
         width, height = self.frame_size
         return data, {"image/png": {"width": width, "height": height}}
@@ -521,7 +532,7 @@ def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str
     Explorer
         Displays itself as live controls and a figure output in a kernel, and
         elsewhere (or with ``NBCOURSE_FIGURES=static``) as one output with
-        ``text/html`` (the static control) and ``image/png`` (the still).  Every state is drawn during this call, so
+        the JSON form of the static control and ``image/png`` (the still).  Every state is drawn during this call, so
         any problem surfaces here.
 
     Raises
@@ -549,7 +560,7 @@ def explore(plot_fn: Callable, *, _initial: Mapping | None = None, _caption: str
     >>> len(fig.states), fig.initial
     (6, {'slope': 2, 'style': '-'})
     >>> sorted(fig._repr_mimebundle_()[0])
-    ['image/png', 'text/html', 'text/plain']
+    ['application/vnd.nbcourse.explore+json', 'image/png', 'text/plain']
     >>> explore(line, slope=(1, 3, 0), style=["-"])
     Traceback (most recent call last):
     ...

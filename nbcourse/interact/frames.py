@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from ..mime import EXPLORE, VERSION, payload
 from .controls import Control
 
-__all__ = ["PALETTE_COLOURS", "static_html"]
+__all__ = ["PALETTE_COLOURS", "check_static", "static_data", "static_html"]
 
 PALETTE_COLOURS = 256
 """Colours in the palette of each static frame."""
@@ -150,24 +151,21 @@ def _json_for_html(obj: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _data_uri(png: bytes) -> str:
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
-def _control_html(c: Control, j: int, ident: str) -> str:
-    """One labelled ``<input type=range>`` or ``<select>`` with its read-out."""
-    name, text = html.escape(c.name), html.escape(c.text)
-    if c.kind == "options":
+def _control_html(c: dict, j: int, ident: str) -> str:
+    """One labelled ``<input type=range>`` or ``<select>`` with its read-out; ``c`` is a control
+    of the JSON form (``name``, ``text``, ``kind``, ``labels``)."""
+    name, text, labels = html.escape(c["name"]), html.escape(c["text"]), c["labels"]
+    if c["kind"] == "options":
         options = "".join(f'<option value="{i}"{" selected" if i == j else ""}>'
-                          f"{html.escape(label)}</option>" for i, label in enumerate(c.labels))
+                          f"{html.escape(label)}</option>" for i, label in enumerate(labels))
         field = f'<select id="{ident}" data-control="{name}">{options}</select>'
     else:
         field = (f'<input type="range" id="{ident}" data-control="{name}" min="0" '
-                 f'max="{len(c.values) - 1}" step="1" value="{j}" '
-                 f'aria-valuetext="{html.escape(c.labels[j])}">')
+                 f'max="{len(labels) - 1}" step="1" value="{j}" '
+                 f'aria-valuetext="{html.escape(labels[j])}">')
     return (f'<span style="display:inline-flex;align-items:center;gap:0.4em;'
             f'margin-right:1.5em"><label for="{ident}">{text}</label> {field} '
-            f'<output for="{ident}">{html.escape(c.labels[j])}</output></span>')
+            f'<output for="{ident}">{html.escape(labels[j])}</output></span>')
 
 
 def _state_words(controls, indices) -> str:
@@ -179,10 +177,10 @@ def _alt(title: str, controls, indices) -> str:
     return f"{title}, at {_state_words(controls, indices)}"
 
 
-def static_html(title: str, controls: tuple[Control, ...], frames: list[bytes],
+def static_data(title: str, controls: tuple[Control, ...], frames: list[bytes],
                 initial: tuple[int, ...], caption: str, alts: list[str] | None = None,
-                size: tuple[int, int] | None = None) -> str:
-    """Self-contained HTML control over precomputed frames (see the module docstring).
+                size: tuple[int, int] | None = None) -> dict:
+    """The JSON form of a static figure (MIME type :data:`nbcourse.mime.EXPLORE`).
 
     Parameters
     ----------
@@ -191,7 +189,7 @@ def static_html(title: str, controls: tuple[Control, ...], frames: list[bytes],
         followed by the control values (unless ``alts`` is given).
     controls : tuple of Control, shape (m,)
     frames : list of bytes, shape (n_1 * ... * n_m,)
-        PNG of every state, row-major over the controls.
+        PNG of every state, row-major over the controls; identical frames are kept once.
     initial : tuple of int, shape (m,)
         0-based index of the initial value of each control.
     caption : str
@@ -204,36 +202,99 @@ def static_html(title: str, controls: tuple[Control, ...], frames: list[bytes],
     Examples
     --------
     >>> c = Control("n", "int", (1, 2), ("1", "2"))
-    >>> page = static_html("f", (c,), [b"a", b"b"], (0,), "A caption.")
-    >>> page.count('type="range"'), "http" in page
-    (1, False)
+    >>> data = static_data("f", (c,), [b"a", b"a"], (0,), "A caption.")
+    >>> data["index"], len(data["frames"]), data["id"].startswith("nbcourse-explore-")
+    ([0, 0], 1, True)
     """
     sizes = [len(c.values) for c in controls]
     if alts is None:
         alts = [_alt(title, controls, np.unravel_index(k, sizes)) for k in range(len(frames))]
     unique: dict[bytes, int] = {}
     index = [unique.setdefault(png, len(unique)) for png in frames]
-    uris = [_data_uri(png) for png in unique]
-    data = {"title": title, "names": [c.name for c in controls],
-            "labels": [list(c.labels) for c in controls],
-            "sizes": sizes, "index": index, "alts": alts, "frames": uris}
-    payload = _json_for_html(data)
-    ident = "nbcourse-explore-" + hashlib.sha256(
-        (payload + caption).encode()).hexdigest()[:12]
-    k = int(np.ravel_multi_index(initial, sizes))
-    dims = f'width="{size[0]}" height="{size[1]}" ' if size else ""
+    data = {"version": VERSION, "id": "", "title": title, "caption": caption,
+            "controls": [{"name": c.name, "text": c.text, "kind": c.kind,
+                          "labels": list(c.labels)} for c in controls],
+            "initial": [int(j) for j in initial], "sizes": sizes, "index": index,
+            "alts": list(alts),
+            "frames": [base64.b64encode(png).decode("ascii") for png in unique],
+            "width": int(size[0]) if size else 0, "height": int(size[1]) if size else 0}
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
+    data["id"] = "nbcourse-explore-" + digest
+    return data
+
+
+def check_static(data) -> dict:
+    """``data`` (a JSON form or a MIME bundle holding one), its fields checked."""
+    data = payload(data, EXPLORE, {"id": str, "title": str, "caption": str, "controls": list,
+                                   "initial": list, "sizes": list, "index": list,
+                                   "alts": list, "frames": list, "width": int,
+                                   "height": int})
+    where = f"bundle[{EXPLORE!r}]"
+    controls, sizes = data["controls"], data["sizes"]
+    for i, c in enumerate(controls):
+        if (not isinstance(c, dict) or not {"name", "text", "kind", "labels"} <= set(c)
+                or c["kind"] not in ("int", "float", "options")):
+            raise ValueError(f"{where}['controls'][{i}] must be an object with name, text, "
+                             f"kind ('int', 'float' or 'options') and labels, got {c!r}")
+    if [len(c["labels"]) for c in controls] != sizes or len(data["initial"]) != len(sizes):
+        raise ValueError(f"{where}: 'sizes' and 'initial' must give one entry per control "
+                         f"and match the controls' labels, got sizes {sizes} and initial "
+                         f"{data['initial']} for {len(controls)} controls")
+    states = int(np.prod(sizes)) if sizes else 1
+    if len(data["index"]) != states or len(data["alts"]) != states:
+        raise ValueError(f"{where}: 'index' and 'alts' must have one entry per state "
+                         f"({states}), got {len(data['index'])} and {len(data['alts'])}")
+    if not data["frames"] or any(not 0 <= k < len(data["frames"]) for k in data["index"]):
+        raise ValueError(f"{where}['index'] must point into 'frames' "
+                         f"({len(data['frames'])} frames), got {data['index']}")
+    return data
+
+
+def static_html(data, uris: list[str] | None = None) -> str:
+    """Self-contained HTML control of a static figure (see :mod:`nbcourse.interact`).
+
+    Parameters
+    ----------
+    data : dict
+        The JSON form of the figure (:func:`static_data`), or a MIME bundle holding it.
+    uris : list of str, optional
+        Where each frame of ``data["frames"]`` is (the book's files under ``_images``);
+        default: the frames as PNG data URIs, for a page that stands alone.
+
+    Examples
+    --------
+    >>> c = Control("n", "int", (1, 2), ("1", "2"))
+    >>> page = static_html(static_data("f", (c,), [b"a", b"b"], (0,), "A caption."))
+    >>> page.count('type="range"'), "http" in page
+    (1, False)
+    """
+    data = check_static(data)
+    if uris is None:
+        uris = ["data:image/png;base64," + frame for frame in data["frames"]]
+    if len(uris) != len(data["frames"]):
+        raise ValueError(f"uris must give one address per frame ({len(data['frames'])}), "
+                         f"got {len(uris)}")
+    controls, sizes, index, alts = data["controls"], data["sizes"], data["index"], data["alts"]
+    script = {"title": data["title"], "names": [c["name"] for c in controls],
+              "labels": [c["labels"] for c in controls], "sizes": sizes, "index": index,
+              "alts": alts, "frames": list(uris)}
+    ident, initial = data["id"], data["initial"]
+    k = int(np.ravel_multi_index(initial, sizes)) if sizes else 0
+    dims = (f'width="{data["width"]}" height="{data["height"]}" '
+            if data["width"] and data["height"] else "")
     return (
-        f'<figure class="nbcourse-explore" id="{ident}" style="margin:0 0 1em 0;'
+        f'<figure class="nbcourse-explore" id="{html.escape(ident)}" style="margin:0 0 1em 0;'
         f'background:#fff;color:#1f2328;padding:0.5em;border-radius:0.25em">'
-        f'<img class="nbcourse-explore-frame" src="{uris[index[k]]}" {dims}'
+        f'<img class="nbcourse-explore-frame" src="{html.escape(uris[index[k]])}" {dims}'
         f'alt="{html.escape(alts[k])}" style="max-width:100%;height:auto">'
-        f"<figcaption>{html.escape(caption)}</figcaption>"
+        f"<figcaption>{html.escape(data['caption'])}</figcaption>"
         f'<form class="nbcourse-explore-controls" hidden onsubmit="return false" '
-        f'aria-label="{html.escape("Controls: " + ", ".join(c.text for c in controls))}">'
+        f'aria-label="{html.escape("Controls: " + ", ".join(c["text"] for c in controls))}">'
         + "".join(_control_html(c, j, f"{ident}-{i}")
                   for i, (c, j) in enumerate(zip(controls, initial, strict=True)))
         + "</form>"
-        f'<script type="application/json" class="nbcourse-explore-data">{payload}</script>'
+        f'<script type="application/json" class="nbcourse-explore-data">'
+        f"{_json_for_html(script)}</script>"
         f"<script>{_SCRIPT % {'id': ident}}</script></figure>"
     )
 

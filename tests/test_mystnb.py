@@ -1,0 +1,139 @@
+"""The book's myst-nb MIME render plugin (nbcourse.mystnb): nodes from the JSON outputs."""
+
+import base64
+import importlib
+import json
+import tomllib
+import types
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+import yaml  # noqa: E402
+from docutils import nodes  # noqa: E402
+from myst_nb.core.render import MimeData, get_mime_priority  # noqa: E402
+from sphinx import addnodes  # noqa: E402
+
+from nbcourse import mystnb  # noqa: E402
+from nbcourse.interact import explore, static_html  # noqa: E402
+from nbcourse.mime import EXPLORE, SELFCHECK  # noqa: E402
+from nbcourse.selfcheck import choice, number  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Logger:
+    def __init__(self):
+        self.warnings = []
+
+    def warning(self, message, **kwargs):
+        self.warnings.append(message)
+
+
+def render(bundle, mime_type, logger=None):
+    renderer = types.SimpleNamespace(logger=logger or Logger())
+    stored = json.loads(json.dumps(bundle))  # as a notebook stores it
+    return mystnb.MimeRenderer.handle_mime(
+        renderer, MimeData(mime_type, stored[mime_type], cell_index=3, output_index=0), False)
+
+
+def square(n):
+    fig = plt.figure(figsize=(1.0, 0.75))
+    fig.patch.set_facecolor((0.2 * n, 0.5, 0.5))
+    return fig
+
+
+SMALL = {"_figsize": (1.0, 0.75), "_dpi": 40, "_still_dpi": 60}
+
+
+def test_the_entry_point_names_the_plugin():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (value,) = project["project"]["entry-points"]["myst_nb.mime_renderers"].values()
+    module, name = value.split(":")
+    assert getattr(importlib.import_module(module), name) is mystnb.MimeRenderer
+
+
+def test_a_question_renders_as_its_form_in_html_and_as_text_in_print():
+    q = choice("Which is larger?", ["0.3", "0.7 < 1"], right=1, feedback=["No.", "Yes."])
+    form, printed = render(q._repr_mimebundle_(), SELFCHECK)
+    assert isinstance(form, nodes.raw) and form["format"] == "html"
+    assert form.astext() == q._repr_html_(), "the markup the book showed from text/html"
+    assert form["classes"] == ["output", "text_html"]
+    assert isinstance(printed, addnodes.only) and printed["expr"] == "format_latex"
+    assert printed["nbcourse_selfcheck"] == q.ident
+    assert printed[0].astext() == "Self-check: Which is larger?"
+    assert [item.astext() for item in printed[1]] == ["0.3", "0.7 < 1"]
+    assert "0.7 < 1" not in printed[0].astext() and "Yes." not in printed.astext(), \
+        "no answer in print"
+    doctree = nodes.container("", form, printed)
+    assert mystnb.questions_in(doctree) == [q], "the answers appendix reads the node"
+
+
+def test_a_number_question_prints_without_options():
+    q = number("2 + 2 = ?", 4)
+    form, printed = render(q._repr_mimebundle_(), SELFCHECK)
+    assert len(printed) == 1 and printed.astext() == "Self-check: 2 + 2 = ?"
+
+
+def test_other_types_and_inline_outputs_are_left_to_myst_nb():
+    renderer = types.SimpleNamespace(logger=Logger())
+    plain = MimeData("text/html", "<p>x</p>")
+    assert mystnb.MimeRenderer.handle_mime(renderer, plain, False) is None
+    q = number("2 + 2 = ?", 4)
+    inline = MimeData(SELFCHECK, q.to_json())
+    assert mystnb.MimeRenderer.handle_mime(renderer, inline, True) is None
+
+
+def test_a_malformed_output_is_reported_and_left_out():
+    logger = Logger()
+    bundle = {SELFCHECK: dict(number("2 + 2 = ?", 4).to_json(), kind="essay")}
+    assert render(bundle, SELFCHECK, logger) == []
+    (warning,) = logger.warnings
+    assert "cell 3" in warning and "['kind'] must be 'choice' or 'number'" in warning
+
+
+def test_the_priorities_show_the_data_in_html_and_the_still_in_print():
+    book = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config = [tuple(o) for o in book["sphinx"]["config"]["nb_mime_priority_overrides"]]
+    assert "nbcourse.mystnb" in book["sphinx"]["extra_extensions"]
+    overrides = list(mystnb.MimeRenderer.mime_priority_overrides) + config
+
+    def chosen(builder, bundle):
+        return next(m for m in get_mime_priority(builder, overrides) if m in bundle)
+
+    question = {SELFCHECK, "text/html", "text/plain"}
+    figure = {EXPLORE, "image/png", "text/plain"}
+    for builder in ("html", "dirhtml", "singlehtml", "latex"):
+        assert chosen(builder, question) == SELFCHECK, builder
+    for builder in mystnb.HTML_BUILDERS:
+        assert chosen(builder, figure) == EXPLORE, builder
+    assert chosen("latex", figure) == "image/png"
+
+
+def test_a_figure_writes_its_frames_as_files_and_links_them(tmp_path):
+    fig = explore(square, n=(1, 3, 1), **SMALL)
+    data, _ = fig._repr_mimebundle_()
+    (node,) = render(data, EXPLORE)
+    assert isinstance(node, mystnb.explore_figure)
+    builder = types.SimpleNamespace(outdir=str(tmp_path), imagedir="_images",
+                                    imgpath="../_images")
+    writer = types.SimpleNamespace(builder=builder, body=[])
+    with pytest.raises(nodes.SkipNode):
+        mystnb.visit_explore_html(writer, node)
+    (page,) = writer.body
+    files = sorted((tmp_path / "_images").iterdir())
+    assert sorted(f.read_bytes() for f in files) == sorted(fig.frames)
+    assert "data:image" not in page and page.count("../_images/nbcourse-frame-") == 4, \
+        "three frames in the data and the first again in the image"
+    uris = [f"../_images/{f.name}" for f in files]
+    by_frame = {f.read_bytes(): u for f, u in zip(files, uris, strict=True)}
+    inline = static_html(data[EXPLORE])
+    assert page == ('<div class="output text_html">'
+                    + static_html(data[EXPLORE], [by_frame[base64.b64decode(f)]
+                                                  for f in data[EXPLORE]["frames"]])
+                    + "</div>")
+    assert inline.count("data:image/png;base64,") == 4
