@@ -31,7 +31,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	touch $(STAMP)
 
 book: $(STAMP) $(KATEX)
-	$(PY) tools/build_book.py
+	$(PY) -m tools.build_book
 
 # KaTeX typesets the book's mathematics at build time, pinned by tools/package-lock.json.
 $(KATEX): tools/package.json tools/package-lock.json
@@ -40,7 +40,7 @@ $(KATEX): tools/package.json tools/package-lock.json
 
 # The print edition: Jupyter Book's LaTeX route, xelatex through latexmk, warnings are errors.
 pdf: $(STAMP)
-	$(VENV)/bin/jupyter-book build . --builder pdflatex -W -n --keep-going
+	$(PY) -m tools.build_book --builder pdflatex
 	@test -s $(PDF) && echo "pdf: $(PDF)"
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
@@ -82,13 +82,13 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow and not browser"
 
 refresh: $(STAMP)
-	$(PY) tools/run_notebooks.py --inplace book
+	$(PY) -m tools.run_notebooks --inplace book
 
 student: $(STAMP)
-	$(PY) tools/build_student_tree.py --out $(STUDENT)
+	$(PY) -m tools.build_student_tree --out $(STUDENT)
 
 student-branch: $(STAMP)
-	$(PY) tools/build_student_tree.py --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
+	$(PY) -m tools.build_student_tree --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
 
 push-student: student-branch
 	git push $(REMOTE) $(STUDENT_BRANCH)

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tools.build_book import toc_documents
+
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 
@@ -23,21 +25,7 @@ def book_config():
 
 def toc_files():
     """The book's documents in table-of-contents order, as paths without suffix."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    found = [toc["root"]]
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                found.append(node["file"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk({k: v for k, v in toc.items() if k != "root"})
-    return found
+    return toc_documents(ROOT / "_toc.yml")
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,6 @@
 """The built book: every page present, self-contained, light, with correct launch links."""
 
 import re
-import sys
 import urllib.parse
 from html.parser import HTMLParser
 from pathlib import Path
@@ -9,9 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, toc_files
-
-sys.path.insert(0, str(ROOT / "tools"))
-import build_book  # noqa: E402
+from tools import build_book
 
 PAGE_BUDGET = 3_000_000
 
@@ -352,7 +349,7 @@ def test_chapters_link_existing_assignments_on_binder(built_book, book_config):
 
 
 def test_binder_url_opens_the_configured_branch_in_the_configured_interface():
-    from bookext import binder_url
+    from tools.bookext import binder_url
 
     class Config:
         html_theme_options = {"repository_url": "https://github.com/org/course/",
@@ -405,8 +402,9 @@ def test_code_carries_no_spans_for_plain_tokens(built_book):
 
 
 def test_plain_token_types_are_those_both_styles_draw_as_text():
-    from bookext import plain_token_types
     from pygments.token import Generic, Keyword, Name, Punctuation
+
+    from tools.bookext import plain_token_types
 
     plain = plain_token_types(["a11y-high-contrast-light", "a11y-high-contrast-dark"])
     assert Name in plain and Punctuation in plain

@@ -1,12 +1,9 @@
 """The book's one stylesheet (tools/bookcss.py): linked by every page, complete, purged."""
 
 import re
-import sys
 
-from conftest import ROOT, toc_files
-
-sys.path.insert(0, str(ROOT / "tools"))
-import bookcss  # noqa: E402
+from conftest import toc_files
+from tools import bookcss
 
 STYLESHEET = re.compile(r'<link\b[^>]*\brel="stylesheet"[^>]*>')
 

@@ -1,13 +1,9 @@
 """The book's math renderer (tools/bookmath.py): KaTeX's MathML made MathML Core."""
 
-import sys
 
 import pytest
 
-from conftest import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-import bookmath  # noqa: E402
+from tools import bookmath
 
 NS = 'xmlns="http://www.w3.org/1998/Math/MathML"'
 

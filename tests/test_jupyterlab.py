@@ -26,10 +26,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
+from tools import build_student_tree as bst
 
-import build_student_tree as bst  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 CHROMIUM = Path(os.environ.get("NBCOURSE_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = ROOT / "_build" / "screenshots" / "jupyterlab"

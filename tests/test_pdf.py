@@ -14,12 +14,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, toc_files
+from tools.build_book import jupyter_book
+from tools.build_student_tree import student_notebooks
 
 pytestmark = pytest.mark.slow
 
@@ -42,9 +42,7 @@ def latex_dir(tmp_path_factory):
             pytest.fail(f"the PDF tests are required here but {reason}")
         pytest.skip(f"PDF tests skipped: {reason}")
     out = tmp_path_factory.mktemp("pdf")
-    jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    cmd = [str(jupyter_book), "build", str(ROOT), "--builder", "pdflatex", "--path-output",
-           str(out), "-W", "-n", "--keep-going"]
+    cmd = jupyter_book("pdflatex", "--path-output", str(out))
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, f"PDF build failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return out / "_build" / "latex"
@@ -211,10 +209,7 @@ def test_equations_and_figures_carry_the_numbers_of_the_student_notebooks(latex_
     """LaTeX's own numbers (read from the .aux file it writes) for every equation and figure
     equal the numbers the student notebooks show, which tests/test_student_tree.py ties to the
     HTML pages: Eq. 24 is Eq. 24 in every medium."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import build_student_tree as bst
-
-    built = bst.student_notebooks(ROOT, tmp_path / "studentnb")
+    built = student_notebooks(ROOT, tmp_path / "studentnb")
     expected = {}
     for doc in toc_files():
         cells = json.loads((built / f"{doc}.ipynb").read_text(encoding="utf-8"))["cells"]

@@ -15,13 +15,12 @@ import yaml
 from docutils.utils.smartquotes import smartyPants
 from myst_nb.core.variables import format_plain_text as myst_format_plain_text
 
+from conftest import toc_files
 from nbcourse.grading.assignment import student_files
+from tools import build_student_tree as bst
+from tools import studentnb
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-
-import build_student_tree as bst  # noqa: E402
-import studentnb  # noqa: E402
 
 PIN = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*([^\s;#]+)")
 
@@ -83,7 +82,7 @@ def tree(tmp_path_factory):
 
 
 def chapters():
-    return bst.toc_documents(ROOT)
+    return toc_files()
 
 
 def markdown_of(nb) -> str:
@@ -452,8 +451,8 @@ def test_out_inside_the_repository_root_is_refused():
 
 def test_command_line_writes_the_tree(tmp_path):
     out = tmp_path / "s"
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "build_student_tree.py"),
-                           "--out", str(out)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "tools.build_student_tree", "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert (out / "book/part2/04_experiments.ipynb").is_file()
 

@@ -14,7 +14,7 @@ What goes in, and nothing else:
   install the environment.
 
 Every notebook gets a first code cell that installs the package on Colab (:func:`colab_cell`).
-Run ``python tools/build_student_tree.py [--out DIR] [--commit-branch student]``; the output
+Run ``python -m tools.build_student_tree [--out DIR] [--commit-branch student]``; the output
 folder is replaced.  Sphinx keeps its work beside it (``.DIR-sphinx/``), so a second build reads
 only the chapters that changed.  ``--commit-branch`` records the tree as the next commit of a
 branch (see :func:`commit_tree`), which the Binder buttons open once it is pushed.
@@ -36,20 +36,11 @@ from pathlib import Path
 import yaml
 
 from nbcourse.grading.assignment import PUBLIC_TESTS, instructor_files, student_files
+from tools.build_book import jupyter_book, toc_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "_build" / "student"
 BUILDER = "studentnb"
-
-
-def toc_documents(root: Path = ROOT) -> list[str]:
-    """Document paths (without suffix, relative to ``root``) in the order of ``_toc.yml``."""
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
-    docs = [toc["root"]]
-    for part in toc.get("parts", []):
-        for chapter in part.get("chapters", []):
-            docs.append(chapter["file"])
-    return docs
 
 
 def student_notebooks(root: Path, work: Path) -> Path:
@@ -58,9 +49,7 @@ def student_notebooks(root: Path, work: Path) -> Path:
     ``work`` holds Sphinx's output and its cache of read documents between runs.  Warnings
     are errors, as for the HTML book.
     """
-    command = [str(Path(sys.executable).parent / "jupyter-book"), "build", str(root),
-               "--builder", "custom", "--custom-builder", BUILDER, "--path-output", str(work),
-               "-W", "-n", "--keep-going"]
+    command = jupyter_book(BUILDER, "--path-output", str(work), root=root)
     done = subprocess.run(command, cwd=root, capture_output=True, text=True)
     if done.returncode != 0:
         log = re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)
@@ -145,7 +134,7 @@ def build(out: Path = DEFAULT_OUT, root: Path = ROOT, branch: str = STUDENT_BRAN
     built = student_notebooks(root, out.parent / f".{out.name}-sphinx")
     if out.exists():
         shutil.rmtree(out)
-    for doc in toc_documents(root):
+    for doc in toc_documents(root / "_toc.yml"):
         nb = json.loads((built / f"{doc}.ipynb").read_text(encoding="utf-8"))
         write_json(out / f"{doc}.ipynb", with_colab_cell(nb, install))
     for folder in sorted(p for p in (root / "exercises").iterdir() if p.is_dir()):

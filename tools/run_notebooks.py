@@ -2,7 +2,7 @@
 
 Usage::
 
-    python tools/run_notebooks.py [--inplace] [--timeout SECONDS] PATH [PATH ...]
+    python -m tools.run_notebooks [--inplace] [--timeout SECONDS] PATH [PATH ...]
 
 Each PATH is a notebook or a folder searched recursively for ``*.ipynb``.  Every
 notebook runs in its own fresh ``python3`` kernel with its folder as working
