@@ -23,9 +23,13 @@ Conventions shared by every module
   0) raises, or is NaN on request (:func:`nbcourse._logspace.log_normalise`).
 * Functions shared with scikit-learn take their arguments in its order
   (``log_loss(y, proba)``).
+
+Imported in IPython (a notebook's kernel), the package registers the book's table form
+with the shell: see :func:`load_ipython_extension`.
 """
 
 import importlib
+import sys
 
 __version__ = "0.1.0"
 
@@ -89,3 +93,28 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_all_names()))
+
+
+def _table_bundle(frame):
+    from .mime import TABLE
+    from .publish import table_form
+
+    return {TABLE: table_form(frame)}
+
+
+def load_ipython_extension(shell) -> None:
+    """Every DataFrame the IPython ``shell`` displays also carries its table form.
+
+    The form (:data:`nbcourse.mime.TABLE`, made by :func:`nbcourse.publish.table_form`) is
+    what the book prints a table from; pandas' ``text/html`` and ``text/plain`` stay in the
+    same output, for Jupyter.  ``import nbcourse`` calls this in a running IPython
+    (``%load_ext nbcourse`` does the same).  pandas is not imported for it: the form is
+    registered by the class's name.
+    """
+    formatter = shell.display_formatter.mimebundle_formatter
+    for module in ("pandas", "pandas.core.frame"):  # DataFrame.__module__ in pandas 3 and 2
+        formatter.for_type_by_name(module, "DataFrame", _table_bundle)
+
+
+if "IPython" in sys.modules and sys.modules["IPython"].get_ipython() is not None:
+    load_ipython_extension(sys.modules["IPython"].get_ipython())

@@ -1,7 +1,7 @@
 """The project's own MIME types: structured outputs that the book renders, never parses back.
 
-Two kinds of output leave the library as data, each under a versioned JSON MIME type of its
-own, beside a plain-text fallback that any front end shows:
+Three kinds of output leave the library as data, each under a versioned JSON MIME type of its
+own, beside the representations that any front end shows:
 
 :data:`SELFCHECK` (``application/vnd.nbcourse.selfcheck+json``), version 1
     A self-check question (:mod:`nbcourse.selfcheck`)::
@@ -31,6 +31,21 @@ own, beside a plain-text fallback that any front end shows:
     print show) and ``text/plain`` (which says to run the cell for the controls); the frames
     are stored once, here, and nowhere as HTML.
 
+:data:`TABLE` (``application/vnd.nbcourse.table+json``), version 1
+    A pandas DataFrame as Jupyter shows it (:func:`nbcourse.publish.table_form`), cell by cell::
+
+        {"version": 1,
+         "head": [[cell, ...], ...],   # the rows of column labels (and of index names)
+         "body": [[cell, ...], ...],   # one row per row shown: index labels, then values
+         "dimensions": str}            # "60 rows × 5 columns" under a shortened table, or ""
+
+    where each ``cell`` is ``{"text": str}``, with ``"th": true`` for a label and
+    ``"colspan"``/``"rowspan"``: an int > 1 for a label that spans columns or rows.  The
+    texts are pandas' own (its ``display.*`` options: precision, "..." rows and columns of a
+    shortened table), so a table reads the same in every medium.  IPython adds the form to
+    the bundle of every DataFrame it shows, beside pandas' ``text/html`` and ``text/plain``,
+    once ``nbcourse`` is imported (:func:`nbcourse.load_ipython_extension`).
+
 The HTML and LaTeX of the book come from these forms through a myst-nb MIME render plugin,
 :mod:`nbcourse.mystnb`.  :func:`payload` takes the data of one type out of a bundle and checks
 its envelope, so that a malformed output fails with an error naming what was expected.
@@ -42,7 +57,7 @@ from collections.abc import Mapping
 
 from ._validation import _describe
 
-__all__ = ["EXPLORE", "SELFCHECK", "VERSION", "payload"]
+__all__ = ["EXPLORE", "SELFCHECK", "TABLE", "VERSION", "payload"]
 
 SELFCHECK = "application/vnd.nbcourse.selfcheck+json"
 """MIME type of a self-check question's JSON form."""
@@ -50,8 +65,11 @@ SELFCHECK = "application/vnd.nbcourse.selfcheck+json"
 EXPLORE = "application/vnd.nbcourse.explore+json"
 """MIME type of an explorable figure's JSON form."""
 
+TABLE = "application/vnd.nbcourse.table+json"
+"""MIME type of a table's JSON form."""
+
 VERSION = 1
-"""Version of both JSON forms that this library writes and reads."""
+"""Version of the JSON forms that this library writes and reads."""
 
 
 def payload(bundle, mime_type: str, keys: Mapping[str, type | tuple]) -> dict:
@@ -63,7 +81,7 @@ def payload(bundle, mime_type: str, keys: Mapping[str, type | tuple]) -> dict:
         A MIME bundle (``output["data"]`` of a notebook output, or the data returned by
         ``_repr_mimebundle_``), or the JSON form itself (a dict with ``"version"``).
     mime_type : str
-        :data:`SELFCHECK` or :data:`EXPLORE`.
+        :data:`SELFCHECK`, :data:`EXPLORE` or :data:`TABLE`.
     keys : mapping of str to type
         The fields the form must have and the type of each.
 

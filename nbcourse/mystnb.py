@@ -19,6 +19,12 @@ explorable figure (:data:`~nbcourse.mime.EXPLORE`)
     (:func:`nbcourse.interact.static_html`), writing each frame as a file under ``_images``
     (named by a hash of its bytes) and linking it.  LaTeX and other builders: the type is
     ranked only for HTML builders, so print gets the output's ``image/png`` still.
+table (:data:`~nbcourse.mime.TABLE`)
+    HTML: the table (:func:`table_html`), whose empty header cells are data cells, so that
+    no header is left without a name.  LaTeX: a docutils table (:func:`table_node`) in a
+    node ``only`` for ``format_latex``, one size smaller than the text, its columns as wide
+    as their text needs within the printed line.  The type is ranked first for every builder,
+    above the ``text/html`` and ``text/plain`` that pandas puts in the same output.
 
 :func:`setup` makes this module a Sphinx extension (``_config.yml``): it registers the node
 and stops the build with an explanation when the plugin's entry point is not installed (an
@@ -29,17 +35,20 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import posixpath
+import re
 from pathlib import Path
 
 from docutils import nodes
 from sphinx import addnodes
 
 from .interact.frames import check_static, static_html
-from .mime import EXPLORE, SELFCHECK
+from .mime import EXPLORE, SELFCHECK, TABLE, payload
 from .selfcheck import Question
 
-__all__ = ["HTML_BUILDERS", "MimeRenderer", "explore_figure", "questions_in", "setup"]
+__all__ = ["HTML_BUILDERS", "MimeRenderer", "explore_figure", "questions_in", "setup",
+           "table_html", "table_node"]
 
 HTML_BUILDERS = ("html", "dirhtml", "singlehtml", "epub")
 """Builders that show an explorable figure's static control (others print its still)."""
@@ -74,21 +83,137 @@ def questions_in(doctree: nodes.Node) -> list[Question]:
             for node in doctree.findall(nodes.raw) if "nbcourse_selfcheck" in node.attributes]
 
 
-class MimeRenderer:
-    """myst-nb MIME render plugin for :data:`~nbcourse.mime.SELFCHECK` and
-    :data:`~nbcourse.mime.EXPLORE` (see the module notes)."""
+def table_rows(form) -> tuple[list, list, str]:
+    """The head rows, body rows and dimensions line of a table's JSON form, checked."""
+    form = payload(form, TABLE, {"head": list, "body": list, "dimensions": str})
+    for part in ("head", "body"):
+        for k, row in enumerate(form[part]):
+            if not isinstance(row, list) or not all(
+                    isinstance(c, dict) and isinstance(c.get("text"), str) for c in row):
+                raise TypeError(f"{part} row {k} must be a list of cells {{'text': str, ...}}, "
+                                f"got {row!r}")
+    return form["head"], form["body"], form["dimensions"]
 
-    mime_priority_overrides = ([("*", SELFCHECK, 1)]
+
+def _cell_html(cell: dict) -> str:
+    tag = "th" if cell.get("th") and cell["text"] else "td"
+    spans = "".join(f' {key}="{int(cell[key])}"' for key in ("colspan", "rowspan") if key in cell)
+    return f"<{tag}{spans}>{html.escape(cell['text'])}</{tag}>"
+
+
+def table_html(form) -> str:
+    """A table's JSON form as an HTML table (``table.dataframe``, as pandas classes it)."""
+    head, body, dimensions = table_rows(form)
+
+    def rows(part):
+        return "".join("<tr>" + "".join(map(_cell_html, row)) + "</tr>" for row in part)
+
+    shown = f"<p>{html.escape(dimensions)}</p>" if dimensions else ""
+    return (f'<table class="dataframe"><thead>{rows(head)}</thead>'
+            f"<tbody>{rows(body)}</tbody></table>{shown}")
+
+
+LINE_CHARACTERS = 72
+"""Characters of the book's body font on one line of the printed page, cell padding included."""
+
+NEGATIVE = re.compile(r"^-(?=[0-9.])")
+"""A number's minus sign: U+2212 does not break from its digits at the end of a line as "-" can."""
+
+
+def _grid(rows: list) -> list[list[tuple[str, int]]]:
+    """Rows of ``(text, colspan)``; a label spanning rows is followed by empty cells below it."""
+    covered: dict[int, int] = {}  # column -> rows below still under a label that spans them
+    grid = []
+    for row in rows:
+        cells, out, column = iter(row), [], 0
+        while True:
+            if covered.get(column, 0) > 0:
+                covered[column] -= 1
+                out.append(("", 1))
+                column += 1
+                continue
+            cell = next(cells, None)
+            if cell is None:
+                break
+            if cell.get("rowspan", 1) > 1:
+                covered[column] = cell["rowspan"] - 1
+            out.append((cell["text"], cell.get("colspan", 1)))
+            column += cell.get("colspan", 1)
+        grid.append(out)
+    return grid
+
+
+def _widths(grid: list, ncols: int) -> list[int]:
+    """Column widths in characters for the printed line.
+
+    Each column gets at least its longest word, which cannot wrap; the room left on the line
+    goes to the columns with longer text, in proportion to how much more they would take, up
+    to 24 characters.
+    """
+    need, want = [5] * ncols, [5] * ncols
+    for row in grid:
+        column = 0
+        for text, colspan in row:
+            if colspan == 1:
+                need[column] = max(need[column], max(map(len, text.split()), default=0) + 3)
+                want[column] = max(want[column], need[column], min(len(text), 24) + 3)
+            column += colspan
+    room, extra = LINE_CHARACTERS - sum(need), sum(want) - sum(need)
+    if room >= extra:
+        return want
+    return [n + (w - n) * max(room, 0) // extra for n, w in zip(need, want, strict=True)]
+
+
+def table_node(form) -> nodes.table:
+    """A table's JSON form as a docutils table, for print."""
+    head, body, _ = table_rows(form)
+    grid = _grid(head + body)
+    ncols = max((sum(span for _, span in row) for row in grid), default=0)
+    table = nodes.table(classes=["nbcourse-dataframe", "colwidths-given"])
+    group = nodes.tgroup(cols=ncols)
+    table += group
+    group.extend(nodes.colspec(colwidth=width) for width in _widths(grid, ncols))
+    parts = (nodes.thead(), nodes.tbody())
+    for index, cells in enumerate(grid):
+        row = nodes.row()
+        for text, colspan in cells:
+            entry = nodes.entry(morecols=colspan - 1) if colspan > 1 else nodes.entry()
+            entry += nodes.paragraph(text=NEGATIVE.sub("\u2212", text))
+            row += entry
+        for _ in range(ncols - sum(span for _, span in cells)):
+            row += nodes.entry("", nodes.paragraph(text=""))
+        parts[index >= len(head)].append(row)
+    group.extend(part for part in parts if len(part))
+    return table
+
+
+def table_nodes(form) -> list[nodes.Element]:
+    """The HTML form and the printed form of a table."""
+    shown = nodes.raw("", table_html(form), format="html", classes=["output", "text_html"])
+    printed = addnodes.only(expr="format_latex")
+    printed += nodes.raw("", r"\begingroup\small", format="latex")
+    printed += table_node(form)
+    printed += nodes.raw("", r"\endgroup", format="latex")
+    return [shown, printed]
+
+
+class MimeRenderer:
+    """myst-nb MIME render plugin for :data:`~nbcourse.mime.SELFCHECK`,
+    :data:`~nbcourse.mime.EXPLORE` and :data:`~nbcourse.mime.TABLE` (see the module notes)."""
+
+    mime_priority_overrides = ([("*", SELFCHECK, 1), ("*", TABLE, 1)]
                                + [(builder, EXPLORE, 1) for builder in HTML_BUILDERS])
 
     @staticmethod
     def handle_mime(renderer, data, inline: bool):
         """Nodes for an output of one of the project's types, or None for any other."""
-        if inline or data.mime_type not in (SELFCHECK, EXPLORE):
+        if inline or data.mime_type not in (SELFCHECK, EXPLORE, TABLE):
             return None
         try:
             if data.mime_type == SELFCHECK:
                 return question_nodes(Question.from_json(data.content))
+            if data.mime_type == TABLE:
+                return table_nodes(data.content)
             return [explore_figure(nbcourse_explore=check_static(data.content))]
         except (TypeError, ValueError) as exc:
             renderer.logger.warning(f"output {data.output_index} of cell {data.cell_index} "

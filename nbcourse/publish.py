@@ -16,17 +16,22 @@ from one machine to another (summation order, fused multiply-add).  The book's p
   error whose size depends on the processor.
 * **A table a reader sees** is passed through :func:`stable` before it is displayed, so that
   a value that lies on a rounding boundary of the displayed precision (``0.02025`` shown
-  with four decimals) is rounded the same way everywhere.
+  with four decimals) is rounded the same way everywhere.  It is stored as data too
+  (:func:`table_form`), so that the book prints it without reading its HTML.
 
 Counts, strings and booleans are stored as they are: a different count is a real change.
 """
 
 import math
+import re
 from numbers import Integral, Real
 
 import numpy as np
 
-__all__ = ["SIGNIFICANT_DIGITS", "AGREEMENT_FLOOR", "stable", "within", "glue"]
+from ._validation import _describe
+from .mime import VERSION
+
+__all__ = ["SIGNIFICANT_DIGITS", "AGREEMENT_FLOOR", "stable", "within", "glue", "table_form"]
 
 #: Significant digits of every float the book stores for its prose.
 SIGNIFICANT_DIGITS = 8
@@ -156,3 +161,61 @@ def glue(name, value, display=False):
     except ImportError:
         return
     myst_glue(name, value, display=display)
+
+
+_SPAN = re.compile(r'\b(col|row)span="([0-9]+)"')
+
+
+def table_form(frame) -> dict:
+    """The JSON form (:data:`nbcourse.mime.TABLE`) of a DataFrame, as Jupyter shows it.
+
+    The cells are those of pandas' own notebook table (``DataFrame._repr_html_``), taken
+    from its formatter row by row rather than from its HTML: the same numbers (pandas'
+    ``display.precision``), the same "..." rows and columns of a shortened table, the same
+    labels spanning rows or columns in a hierarchical index.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> form = table_form(pd.DataFrame({"p": [0.25, 0.5]}, index=["a", "b"]))
+    >>> form["head"]
+    [[{'text': '', 'th': True}, {'text': 'p', 'th': True}]]
+    >>> form["body"][1]
+    [{'text': 'b', 'th': True}, {'text': '0.50'}]
+    """
+    import pandas as pd
+    from pandas.io.formats.format import DataFrameFormatter
+    from pandas.io.formats.html import NotebookFormatter
+    from pandas.io.formats.printing import pprint_thing
+
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {_describe(frame)}")
+    head, body = [], []
+
+    class Rows(NotebookFormatter):
+        """pandas' notebook table, each row kept as cells instead of written as HTML."""
+
+        def write_tr(self, line, indent=0, indent_delta=0, header=False, align=None,
+                     tags=None, nindex_levels=0):
+            cells = []
+            for i, value in enumerate(line):
+                cell = {"text": pprint_thing(value).strip()}
+                if header or i < nindex_levels:
+                    cell["th"] = True
+                cell.update((f"{kind}span", int(n))
+                            for kind, n in _SPAN.findall((tags or {}).get(i) or ""))
+                cells.append(cell)
+            (head if header else body).append(cells)
+
+    option = pd.get_option
+    formatter = DataFrameFormatter(  # as DataFrame._repr_html_ makes it
+        frame, na_rep="NaN", float_format=option("display.float_format"), index_names=True,
+        header=True, index=True, bold_rows=True, escape=True,
+        max_rows=option("display.max_rows"), min_rows=option("display.min_rows"),
+        max_cols=option("display.max_columns"),
+        show_dimensions=option("display.show_dimensions"), decimal=".")
+    Rows(formatter).render()
+    dimensions = (f"{len(frame)} rows \u00d7 {len(frame.columns)} columns"
+                  if formatter.should_show_dimensions else "")
+    return {"version": VERSION, "head": head, "body": body, "dimensions": dimensions}
+

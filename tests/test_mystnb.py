@@ -12,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 import yaml  # noqa: E402
 from docutils import nodes  # noqa: E402
@@ -20,7 +21,8 @@ from sphinx import addnodes  # noqa: E402
 
 from nbcourse import mystnb  # noqa: E402
 from nbcourse.interact import explore, static_html  # noqa: E402
-from nbcourse.mime import EXPLORE, SELFCHECK  # noqa: E402
+from nbcourse.mime import EXPLORE, SELFCHECK, TABLE  # noqa: E402
+from nbcourse.publish import table_form  # noqa: E402
 from nbcourse.selfcheck import choice, number  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,8 +109,11 @@ def test_the_priorities_show_the_data_in_html_and_the_still_in_print():
 
     question = {SELFCHECK, "text/html", "text/plain"}
     figure = {EXPLORE, "image/png", "text/plain"}
+    table = {TABLE, "text/html", "text/plain"}
     for builder in ("html", "dirhtml", "singlehtml", "latex"):
         assert chosen(builder, question) == SELFCHECK, builder
+        assert chosen(builder, table) == TABLE, builder
+    assert chosen("latex", {"text/html", "text/plain"}) == "text/plain"
     for builder in mystnb.HTML_BUILDERS:
         assert chosen(builder, figure) == EXPLORE, builder
     assert chosen("latex", figure) == "image/png"
@@ -137,3 +142,58 @@ def test_a_figure_writes_its_frames_as_files_and_links_them(tmp_path):
                                                   for f in data[EXPLORE]["frames"]])
                     + "</div>")
     assert inline.count("data:image/png;base64,") == 4
+
+
+HIERARCHICAL = pd.DataFrame(
+    [[0.5, -0.25, 1.0], [0.125, 2.0, -3.5], [1.5, 0.0, 4.25]],
+    index=pd.MultiIndex.from_tuples([("u", 1), ("u", 2), ("v", 1)], names=["g", "k"]),
+    columns=pd.MultiIndex.from_tuples([("A", "s"), ("A", "t"), ("B", "s")]))
+
+
+def test_a_table_renders_in_html_with_every_header_named():
+    shown, printed = render({TABLE: table_form(HIERARCHICAL)}, TABLE)
+    page = shown.astext()
+    assert shown["format"] == "html" and shown["classes"] == ["output", "text_html"]
+    assert page.startswith('<table class="dataframe"><thead>')
+    assert "<th></th>" not in page  # an empty header cell is a data cell
+    assert '<th colspan="2">A</th>' in page and '<th rowspan="2">u</th>' in page
+    assert "<td>-0.25</td>" in page
+    assert printed["expr"] == "format_latex"
+
+
+def test_a_table_prints_as_a_docutils_table_with_its_spans():
+    _, printed = render({TABLE: table_form(HIERARCHICAL)}, TABLE)
+    (table,) = printed.findall(nodes.table)
+    group = table[0]
+    assert group["cols"] == 5  # two index levels, three columns
+    assert [c["colwidth"] for c in group.findall(nodes.colspec)] == [5, 5, 8, 8, 8]
+    head, body = group.findall(nodes.thead), group.findall(nodes.tbody)
+    head, body = next(head), next(body)
+    rows = [[entry.astext() for entry in row] for row in body]
+    # "u" spans two rows: the second row holds an empty cell under it; minus signs are U+2212
+    assert rows == [["u", "1", "0.500", "\u22120.25", "1.00"],
+                    ["", "2", "0.125", "2.00", "\u22123.50"],
+                    ["v", "1", "1.500", "0.00", "4.25"]]
+    first = head[0]
+    assert [e.astext() for e in first] == ["", "", "A", "B"]
+    assert first[2]["morecols"] == 1
+    assert [n.astext() for n in printed.findall(nodes.raw)] == [r"\begingroup\small",
+                                                                 r"\endgroup"]
+
+
+def test_a_wide_table_shares_the_printed_line():
+    frame = pd.DataFrame([["a long label with several words in it"] * 6])
+    _, printed = render({TABLE: table_form(frame)}, TABLE)
+    widths = [c["colwidth"] for c in next(printed.findall(nodes.table)).findall(nodes.colspec)]
+    longest_word = len("several") + 3
+    assert all(w >= 5 for w in widths) and all(w >= longest_word for w in widths[1:])
+    assert sum(widths) <= mystnb.LINE_CHARACTERS
+
+
+def test_a_malformed_table_is_reported_and_left_out():
+    logger = Logger()
+    form = table_form(HIERARCHICAL)
+    form["body"][1] = ["0.5"]
+    assert render({TABLE: form}, TABLE, logger) == []
+    (warning,) = logger.warnings
+    assert "body row 1 must be a list of cells" in warning

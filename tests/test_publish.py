@@ -1,15 +1,17 @@
-"""nbcourse.publish: what chapters store for their prose, and nbval's view of it.
+"""nbcourse.publish: what chapters store for their prose and their tables, and nbval's view of it.
 
 The last tests execute a small notebook that glues a computed float and a count, store its
 outputs, and run nbval on it with the book's sanitize file: it passes as stored, and fails
 when a stored value is changed in its third significant digit or a count by one.
 """
 
+import json
 import math
 import os
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
@@ -19,7 +21,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nbcourse.publish import AGREEMENT_FLOOR, SIGNIFICANT_DIGITS, glue, stable, within
+from nbcourse.mime import TABLE
+from nbcourse.publish import (AGREEMENT_FLOOR, SIGNIFICANT_DIGITS, glue, stable, table_form,
+                              within)
 
 ROOT = Path(__file__).resolve().parent.parent
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
@@ -203,3 +207,127 @@ def test_nbval_passes_the_stored_values_and_fails_a_changed_one(executed):
     assert failed == {"third-digit.ipynb::Cell 1", "count.ipynb::Cell 1"}, run.stdout[-3000:]
     for label in ("third-digit", "count"):
         assert copies[label][1] in run.stdout  # the rejected stored value is named
+
+
+class PandasCells(HTMLParser):
+    """The cells of pandas' own notebook HTML, read here only to compare with the table form."""
+
+    def __init__(self):
+        super().__init__()
+        self.head, self.body, self.part, self.cell = [], [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("thead", "tbody"):
+            self.part = self.head if tag == "thead" else self.body
+        elif tag == "tr" and self.part is not None:
+            self.part.append([])
+        elif tag in ("th", "td") and self.part is not None:
+            self.cell = {"text": ""}
+            if tag == "th":
+                self.cell["th"] = True
+            self.cell.update((k, int(v)) for k, v in attrs if k in ("colspan", "rowspan"))
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td") and self.cell is not None:
+            self.cell["text"] = self.cell["text"].strip().replace("\xa0", " ")
+            self.part[-1].append(self.cell)
+            self.cell = None
+        elif tag in ("thead", "tbody"):
+            self.part = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell["text"] += data
+
+
+def pandas_cells(html):
+    parser = PandasCells()
+    parser.feed(html)
+    dimensions = re.search(r"<p>(.*?)</p>", html)
+    return parser.head, parser.body, dimensions.group(1) if dimensions else ""
+
+
+rng = np.random.default_rng(7)
+FRAMES = {
+    "floats and a named index": pd.DataFrame(
+        {"p": [0.25, 1 / 3, 2e-7], "count": [3, 40, 500], "name": ["a<b", "c & d", "e"]},
+        index=pd.Index(["x", "y", "z"], name="row")),
+    "hierarchical rows and columns": pd.DataFrame(
+        rng.random((4, 3)), index=pd.MultiIndex.from_product([["u", "v"], [1, 2]],
+                                                             names=["g", "k"]),
+        columns=pd.MultiIndex.from_tuples([("A", "s"), ("A", "t"), ("B", "s")])),
+    "missing values and negatives": pd.DataFrame({"d": [-0.5, np.nan, 1.25]}),
+    "shortened: many rows": pd.DataFrame({"v": np.arange(100) / 7}),
+    "shortened: many columns": pd.DataFrame(rng.random((2, 40))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FRAMES))
+def test_the_table_form_holds_the_cells_pandas_shows(name):
+    frame = FRAMES[name]
+    form = table_form(frame)
+    assert form["version"] == 1
+    assert (form["head"], form["body"], form["dimensions"]) == pandas_cells(frame._repr_html_())
+
+
+def test_the_table_form_follows_the_display_precision():
+    frame = pd.DataFrame({"p": [1 / 3]})
+    with pd.option_context("display.precision", 3):
+        assert table_form(frame)["body"][0][1]["text"] == "0.333"
+
+
+def test_a_shortened_table_says_its_size():
+    form = table_form(FRAMES["shortened: many rows"])
+    assert form["dimensions"] == "100 rows \u00d7 1 columns"
+    assert any(cell["text"] == "..." for row in form["body"] for cell in row)
+
+
+@pytest.mark.parametrize("bad", [[[1, 2]], pd.Series([1.0]), "table"])
+def test_table_form_names_bad_input(bad):
+    with pytest.raises(TypeError, match="frame must be a pandas DataFrame, got"):
+        table_form(bad)
+
+
+def test_ipython_shows_a_dataframe_with_its_table_form_once_nbcourse_is_imported():
+    code = (
+        "import json, pandas as pd\n"
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "frame = pd.DataFrame({'p': [0.5]})\n"
+        "before = sorted(shell.display_formatter.format(frame)[0])\n"
+        "import nbcourse\n"
+        "data = shell.display_formatter.format(frame)[0]\n"
+        "print(json.dumps([before, sorted(data), data.get('%s')]))\n" % TABLE)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    before, after, form = json.loads(done.stdout.strip().splitlines()[-1])
+    assert before == ["text/html", "text/plain"]
+    assert after == sorted([TABLE, "text/html", "text/plain"])
+    assert form == table_form(pd.DataFrame({"p": [0.5]}))
+
+
+def stored_tables():
+    """(notebook, cell index, output data) of every stored output that holds a pandas table."""
+    from conftest import toc_files
+
+    for doc in toc_files():
+        path = ROOT / f"{doc}.ipynb"
+        if not path.is_file():
+            continue
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for index, cell in enumerate(nb["cells"]):
+            for output in cell.get("outputs", []):
+                html = "".join(output.get("data", {}).get("text/html", ""))
+                if 'class="dataframe' in html:
+                    yield path.relative_to(ROOT).as_posix(), index, output["data"]
+
+
+def test_every_table_of_the_book_is_stored_with_its_table_form():
+    tables = list(stored_tables())
+    assert len(tables) >= 50, "the book's chapters show pandas tables"
+    for where, index, data in tables:
+        assert TABLE in data, f"{where}, cell {index}: a table without its form (re-run it)"
+        form = data[TABLE]
+        html = "".join(data["text/html"])
+        assert (form["head"], form["body"], form["dimensions"]) == pandas_cells(html), \
+            f"{where}, cell {index}: the table form and the table pandas showed differ"
