@@ -14,8 +14,7 @@
   MIME render plugin ``nbcourse.mystnb`` makes of its stored JSON output) with its answer,
   chapter by chapter.  In HTML each answer links back to its question; in LaTeX each question,
   which the plugin prints as text, gets a line giving the page of its answer.
-- LaTeX layout: pandas tables (their ``text/html`` output) print as LaTeX tables; the front
-  page gets an "Introduction" heading; a chapter left empty in LaTeX (the references page,
+- LaTeX layout: the front page gets an "Introduction" heading; a chapter left empty in LaTeX (the references page,
   whose works Sphinx prints as the closing Bibliography) is dropped.
 - PDF link: the role ``{pdf-edition}`text``` links the PDF from an HTML page.  The PDF is
   served beside the HTML book as ``nbcourse.pdf``: an HTML build copies
@@ -30,7 +29,6 @@
 import posixpath
 import re
 import shutil
-from html.parser import HTMLParser
 from pathlib import Path
 
 from docutils import nodes
@@ -396,150 +394,6 @@ def setup(app):
     app.add_post_transform(AnswerPointers)
     app.add_post_transform(DropEmptyChapters)
     app.add_post_transform(FrontMatterHeadings)
-    app.add_post_transform(HtmlTablesToLatex)
     app.add_post_transform(LinkStudentVersion)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
-
-class _TableParser(HTMLParser):
-    """Rows of ``(text, is_header, colspan)`` cells from the first ``<table>`` of an HTML string.
-
-    A ``rowspan`` is spread as empty cells over the rows it covers, which is how a pandas
-    index with repeated outer levels reads anyway.
-    """
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.rows, self.header_rows = [], 0
-        self._row = self._cell = None
-        self._in_table = self._in_head = self._skip = False
-        self._spans = {}  # column -> rows still covered by a rowspan above
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "style":
-            self._skip = True
-        elif tag == "table":
-            self._in_table = True
-        elif tag == "thead":
-            self._in_head = True
-        elif tag == "tr" and self._in_table:
-            self._row = []
-        elif tag in ("th", "td") and self._row is not None:
-            while self._spans.get(len(self._cell_columns()), 0) > 0:
-                column = len(self._cell_columns())
-                self._spans[column] -= 1
-                self._row.append(["", tag == "th", 1])
-            self._cell = ["", tag == "th", int(attrs.get("colspan", 1))]
-            rowspan = int(attrs.get("rowspan", 1))
-            if rowspan > 1:
-                self._spans[len(self._cell_columns())] = rowspan - 1
-
-    def _cell_columns(self):
-        return [c for cell in self._row for c in range(cell[2])]
-
-    def handle_endtag(self, tag):
-        if tag == "style":
-            self._skip = False
-        elif tag == "thead":
-            self._in_head = False
-            self.header_rows = len(self.rows)
-        elif tag in ("th", "td") and self._cell is not None:
-            self._cell[0] = " ".join(self._cell[0].split())
-            self._row.append(self._cell)
-            self._cell = None
-        elif tag == "tr" and self._row is not None:
-            self.rows.append(self._row)
-            self._row = None
-        elif tag == "table":
-            self._in_table = False
-
-    def handle_data(self, data):
-        if self._cell is not None and not self._skip:
-            self._cell[0] += data
-
-
-# Characters of the book's body font on one line of the printed page, cell padding included.
-LINE_CHARACTERS = 72
-
-# A number's minus sign: U+2212 does not break from its digits at the end of a line as "-" can.
-NEGATIVE = re.compile(r"^-(?=[0-9.])")
-
-
-def html_table(html):
-    """A docutils table for the first HTML ``<table>`` in ``html``, or None if it has none."""
-    parser = _TableParser()
-    parser.feed(html)
-    rows = parser.rows
-    if not rows:
-        return None
-    ncols = max(sum(cell[2] for cell in row) for row in rows)
-    # Column widths in characters (spanning cells left out): each column gets at least its
-    # longest word, which cannot wrap, and the room left on the line goes to the columns with
-    # longer text, in proportion to how much more they would take, up to 24 characters.
-    need, want = [5] * ncols, [5] * ncols
-    for cells in rows:
-        column = 0
-        for text, _, colspan in cells:
-            if colspan == 1:
-                longest_word = max((len(w) for w in text.split()), default=0)
-                need[column] = max(need[column], longest_word + 3)
-                want[column] = max(want[column], min(len(text), 24) + 3)
-            column += colspan
-    want = [max(w, n) for w, n in zip(want, need, strict=True)]
-    room = LINE_CHARACTERS - sum(need)
-    extra = sum(want) - sum(need)
-    if room >= extra or extra == 0:
-        widths = want
-    else:
-        widths = [n + (w - n) * max(room, 0) // extra for n, w in zip(need, want, strict=True)]
-    table = nodes.table(classes=["nbcourse-dataframe", "colwidths-given"])
-    group = nodes.tgroup(cols=ncols)
-    table += group
-    group.extend(nodes.colspec(colwidth=width) for width in widths)
-    head, body = nodes.thead(), nodes.tbody()
-    for index, cells in enumerate(rows):
-        row = nodes.row()
-        width = 0
-        for text, _, colspan in cells:
-            entry = nodes.entry()
-            if colspan > 1:
-                entry["morecols"] = colspan - 1
-            entry += nodes.paragraph(text=NEGATIVE.sub("\u2212", text))
-            row += entry
-            width += colspan
-        for _ in range(ncols - width):
-            row += nodes.entry("", nodes.paragraph(text=""))
-        (head if index < parser.header_rows else body).append(row)
-    if len(head):
-        group += head
-    group += body
-    return table
-
-
-class HtmlTablesToLatex(SphinxPostTransform):
-    """LaTeX: turn the ``text/html`` of a pandas DataFrame output into a real table.
-
-    ``nb_mime_priority_overrides`` lets the LaTeX build pick ``text/html`` over the
-    ``text/plain`` layout for outputs without an image; any other raw HTML output fails the
-    build, because the PDF would silently lose it.
-    """
-
-    default_priority = 100
-    formats = ("latex",)
-
-    def run(self, **kwargs):
-        for raw in list(self.document.findall(nodes.raw)):
-            if raw.get("format") != "html" or "text_html" not in raw.get("classes", []):
-                continue
-            if "nbcourse_selfcheck" in raw.attributes:  # printed by its LaTeX branch
-                continue
-            table = html_table(raw.astext())
-            if table is None:
-                logger.warning("an output has HTML but no table; the PDF cannot show it",
-                               location=raw)
-                raw.parent.remove(raw)
-                continue
-            # Tables print one size smaller than the text so that wide ones fit the page.
-            raw.replace_self([nodes.raw("", r"\begingroup\small", format="latex"), table,
-                              nodes.raw("", r"\endgroup", format="latex")])
