@@ -159,7 +159,7 @@ def _widths(grid: list, ncols: int) -> list[int]:
                 want[column] = max(want[column], need[column], min(len(text), 24) + 3)
             column += colspan
     room, extra = LINE_CHARACTERS - sum(need), sum(want) - sum(need)
-    if room >= extra:
+    if room >= extra or extra == 0:
         return want
     return [n + (w - n) * max(room, 0) // extra for n, w in zip(need, want, strict=True)]
 

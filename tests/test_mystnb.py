@@ -190,6 +190,13 @@ def test_a_wide_table_shares_the_printed_line():
     assert sum(widths) <= mystnb.LINE_CHARACTERS
 
 
+def test_a_table_wider_than_the_line_keeps_its_columns_as_wide_as_their_words():
+    frame = pd.DataFrame([["x" * 20] * 5], columns=[f"c{k}" for k in range(5)])
+    _, printed = render({TABLE: table_form(frame)}, TABLE)
+    widths = [c["colwidth"] for c in next(printed.findall(nodes.table)).findall(nodes.colspec)]
+    assert widths == [5] + [23] * 5
+
+
 def test_a_malformed_table_is_reported_and_left_out():
     logger = Logger()
     form = table_form(HIERARCHICAL)
