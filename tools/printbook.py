@@ -65,7 +65,17 @@ class SolutionsDirective(SphinxDirective):
     has_content = False
 
     def run(self):
+        self.env.metadata[self.env.docname]["nbcourse_gathers"] = True
         return [solutions_list()]
+
+
+def reread_gathering_pages(app, env, added, changed, removed):
+    """The pages that gather from the whole book (``{solutions}``, ``{selfcheck-answers}``)
+    are read, and so written, again whenever another document is."""
+    if not (added or changed or removed):
+        return []
+    return sorted(doc for doc, meta in env.metadata.items()
+                  if meta.get("nbcourse_gathers") and doc not in removed)
 
 
 def reading_order(env):
@@ -150,6 +160,7 @@ class AnswersDirective(SphinxDirective):
     has_content = False
 
     def run(self):
+        self.env.metadata[self.env.docname]["nbcourse_gathers"] = True
         return [answers_list()]
 
 
@@ -388,6 +399,7 @@ def setup(app):
                                   for fmt in ("html", "latex", "text", "man", "texinfo")})
     app.add_directive("selfcheck-answers", AnswersDirective)
     app.add_role("pdf-edition", pdf_edition_role)
+    app.connect("env-get-outdated", reread_gathering_pages)
     app.connect("build-finished", copy_pdf_into_html)
     app.add_post_transform(GatherSolutions)
     app.add_post_transform(GatherAnswers)
