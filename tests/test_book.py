@@ -64,12 +64,16 @@ def test_mathematics_is_typeset_when_the_book_is_built(built_book):
     for page in with_math:
         text = page.read_text(encoding="utf-8")
         assert "katex-error" not in text, f"{page.name}: KaTeX could not typeset an equation"
-        typeset = text.count('<span class="katex">')
+        # an inline formula is <math class="math ... katex katex-mathml">, a display one
+        # <div class="math"> ... <span class="katex"><math class="katex-mathml">
+        typeset = len(re.findall(r'<math class="(?:[^"]* )?katex-mathml"', text))
         assert typeset, f"{page.name}: mathematics but nothing typeset"
         assert typeset == len(re.findall(r'class="math[" ]', text)), \
             f"{page.name}: an element of class math without typeset mathematics"
-        assert text.count('<span class="katex-mathml"><math') == typeset, \
-            f"{page.name}: typeset mathematics that is not MathML"
+        assert typeset == text.count("<math "), f"{page.name}: MathML outside KaTeX's classes"
+        assert '<span class="katex-mathml">' not in text and \
+            not re.search(r'<span class="math">\s*<math', text), \
+            f"{page.name}: an inline formula wrapped in spans that add nothing"
         assert "katex-html" not in text, f"{page.name}: a formula also typeset as HTML"
         maths = re.findall(r"<math\b.*?</math>", text, flags=re.S)
         assert len(maths) == typeset
@@ -100,8 +104,8 @@ def test_numbered_equations_keep_their_numbers_and_references(built_book):
     assert equation, "equation eq-w-9 is not on its page"
     assert re.match(r'\s*<span class="eqno">\(24\)<a class="headerlink" '
                     r'href="#equation-eq-w-9"', equation.group(1)), equation.group(1)[:200]
-    assert '<span class="katex-display"><span class="katex"><span class="katex-mathml">' \
-           '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in equation.group(1)
+    assert '<span class="katex-display"><span class="katex"><math class="katex-mathml" ' \
+           'xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in equation.group(1)
     assert '<a class="reference internal" href="#equation-eq-w-9">Eq. 24</a>' in page, \
         "no reference to equation 24 on its page"
 
@@ -412,3 +416,4 @@ def test_plain_token_types_are_those_both_styles_draw_as_text():
     assert not any(t in Generic for t in plain)
     # a style that colours names: names keep their spans
     assert Name not in plain_token_types(["a11y-high-contrast-light", "tango"])
+

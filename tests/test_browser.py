@@ -127,9 +127,10 @@ def test_page_renders_offline(browser, server, screenshots, doc):
         assert not broken, f"images that did not load: {broken}"
         math = page.locator(".math").count()
         if math:
-            assert page.locator(".math .katex").count() == math, "mathematics was not typeset"
-            assert page.locator(".math .katex-mathml math").count() == math, \
-                "typeset mathematics without MathML"
+            assert page.locator(".math.katex, .math .katex").count() == math, \
+                "mathematics was not typeset"
+            mathml = page.locator("math.math.katex-mathml, .math math.katex-mathml").count()
+            assert mathml == math, "typeset mathematics without MathML"
             assert page.locator(".katex-html").count() == 0, "mathematics typeset twice"
         assert not page.evaluate("() => 'MathJax' in window"), "MathJax was loaded"
         text = page.eval_on_selector(
