@@ -14,7 +14,8 @@ The pages measured are the front page, three chapters and, unless ``--no-heavies
 heaviest page of the book: the one whose HTML (gzip-compressed) and images add up to the
 most bytes in the build measured last.  ``--most-elements N`` adds the N pages with the most
 HTML elements (where style and layout cost the most), and ``--pages all`` measures every
-page of the book.  ``--before DIR`` measures a second build (for example one made from an
+page of the book, and ``--reports DIR`` keeps each run's full Lighthouse report (JSON: the
+main-thread breakdown, script boot-up, DOM size, LCP element and long tasks).  ``--before DIR`` measures a second build (for example one made from an
 earlier commit) in the same run, alternating between the two builds page by page so that
 the load of a shared machine hits both, and adds the ratio after/before.  It asserts
 nothing: the figures are for reading.
@@ -32,7 +33,7 @@ Nothing is fetched from outside during a run; Chromium's background networking i
 
     .venv/bin/python benchmarks/bench_lighthouse.py [--html DIR] [--before DIR]
         [--repeats 3] [--presets mobile desktop] [--pages index.html book/part2/06_explore.html]
-        [--most-elements 10] [--pages all]
+        [--most-elements 10] [--pages all] [--reports DIR]
 
 A page given as ``index.html`` whose file only redirects (the root page of a Jupyter Book)
 is measured at the page it redirects to.  One Lighthouse run takes about 20-40 s here.
@@ -330,6 +331,8 @@ def main():
                         help="serve text files uncompressed")
     parser.add_argument("--timeout", type=int, default=300, help="seconds for one run")
     parser.add_argument("--json", type=Path, help="also write every run's figures here")
+    parser.add_argument("--reports", type=Path, metavar="DIR",
+                        help="keep every run's full Lighthouse report (JSON) in DIR")
     args = parser.parse_args()
 
     builds = {}
@@ -401,6 +404,11 @@ def main():
                                 print(f"[{done}/{total}] {b} {preset} {label}: FAILED {error}",
                                       file=sys.stderr)
                                 continue
+                            if args.reports:
+                                args.reports.mkdir(parents=True, exist_ok=True)
+                                name = f"{b}-{preset}-{label.replace('/', '_')}-{rep}.json"
+                                (args.reports / name).write_text(json.dumps(report),
+                                                                 encoding="utf-8")
                             row = {m[0]: m[2](report) for m in METRICS}
                             for key, value in row.items():
                                 results[label, preset][b][key].append(value)

@@ -64,12 +64,16 @@ def test_mathematics_is_typeset_when_the_book_is_built(built_book):
     for page in with_math:
         text = page.read_text(encoding="utf-8")
         assert "katex-error" not in text, f"{page.name}: KaTeX could not typeset an equation"
-        typeset = text.count('<span class="katex">')
+        # an inline formula is <math class="math ... katex katex-mathml">, a display one
+        # <div class="math"> ... <span class="katex"><math class="katex-mathml">
+        typeset = len(re.findall(r'<math class="(?:[^"]* )?katex-mathml"', text))
         assert typeset, f"{page.name}: mathematics but nothing typeset"
         assert typeset == len(re.findall(r'class="math[" ]', text)), \
             f"{page.name}: an element of class math without typeset mathematics"
-        assert text.count('<span class="katex-mathml"><math') == typeset, \
-            f"{page.name}: typeset mathematics that is not MathML"
+        assert typeset == text.count("<math "), f"{page.name}: MathML outside KaTeX's classes"
+        assert '<span class="katex-mathml">' not in text and \
+            not re.search(r'<span class="math">\s*<math', text), \
+            f"{page.name}: an inline formula wrapped in spans that add nothing"
         assert "katex-html" not in text, f"{page.name}: a formula also typeset as HTML"
         maths = re.findall(r"<math\b.*?</math>", text, flags=re.S)
         assert len(maths) == typeset
@@ -100,8 +104,8 @@ def test_numbered_equations_keep_their_numbers_and_references(built_book):
     assert equation, "equation eq-w-9 is not on its page"
     assert re.match(r'\s*<span class="eqno">\(24\)<a class="headerlink" '
                     r'href="#equation-eq-w-9"', equation.group(1)), equation.group(1)[:200]
-    assert '<span class="katex-display"><span class="katex"><span class="katex-mathml">' \
-           '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in equation.group(1)
+    assert '<span class="katex-display"><span class="katex"><math class="katex-mathml" ' \
+           'xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in equation.group(1)
     assert '<a class="reference internal" href="#equation-eq-w-9">Eq. 24</a>' in page, \
         "no reference to equation 24 on its page"
 
@@ -412,3 +416,17 @@ def test_plain_token_types_are_those_both_styles_draw_as_text():
     assert not any(t in Generic for t in plain)
     # a style that colours names: names keep their spans
     assert Name not in plain_token_types(["a11y-high-contrast-light", "tango"])
+
+
+def test_inline_code_of_one_word_has_no_span_per_word(built_book):
+    """Sphinx wraps each word of inline code in ``<span class="pre">``; a literal of one
+    word is written bare, words of a longer one keep their spans."""
+    notation = (built_book / "book" / "notation.html").read_text(encoding="utf-8")
+    literals = re.findall(r'<code class="docutils literal notranslate">(.*?)</code>', notation,
+                          flags=re.S)
+    one_word = [c for c in literals if not re.search(r"\s", re.sub(r"<[^>]+>", "", c))]
+    assert len(one_word) > 50, f"only {len(one_word)} one-word literals on the notation page"
+    wrapped = [c for c in one_word if "<span" in c]
+    assert not wrapped, f"one-word inline code in spans: {wrapped[:3]}"
+    several = [c for c in literals if c not in one_word]
+    assert several and all('<span class="pre">' in c for c in several)

@@ -36,3 +36,14 @@ def test_mathvariant_becomes_code_points_and_tokens_hold_only_text():
         '<mi mathvariant="normal">ℓ</mi></mrow>'
         '<annotation encoding="application/x-tex">a &amp; &lt;b</annotation>'
         '</semantics></math>')
+
+
+def test_a_formula_of_one_element_has_no_mrow_around_it():
+    one = (f'<math {NS}><semantics><mrow><mi>α</mi></mrow>'
+           '<annotation encoding="application/x-tex">\\alpha</annotation></semantics></math>')
+    assert bookmath.core_mathml(one) == (
+        f'<math {NS}><semantics><mi>α</mi>'
+        '<annotation encoding="application/x-tex">\\alpha</annotation></semantics></math>')
+    # two elements need their <mrow>: <semantics> annotates its first child alone
+    two = one.replace("<mi>α</mi>", "<mi>α</mi><mn>1</mn>")
+    assert "<semantics><mrow><mi>α</mi><mn>1</mn></mrow>" in bookmath.core_mathml(two)

@@ -127,9 +127,10 @@ def test_page_renders_offline(browser, server, screenshots, doc):
         assert not broken, f"images that did not load: {broken}"
         math = page.locator(".math").count()
         if math:
-            assert page.locator(".math .katex").count() == math, "mathematics was not typeset"
-            assert page.locator(".math .katex-mathml math").count() == math, \
-                "typeset mathematics without MathML"
+            assert page.locator(".math.katex, .math .katex").count() == math, \
+                "mathematics was not typeset"
+            mathml = page.locator("math.math.katex-mathml, .math math.katex-mathml").count()
+            assert mathml == math, "typeset mathematics without MathML"
             assert page.locator(".katex-html").count() == 0, "mathematics typeset twice"
         assert not page.evaluate("() => 'MathJax' in window"), "MathJax was loaded"
         text = page.eval_on_selector(
@@ -352,3 +353,42 @@ def test_on_a_wide_screen_the_navigation_button_hides_the_sidebar(browser, serve
                                " === 'visible'", timeout=10_000)
     finally:
         visit.close()
+
+
+def test_dropdowns_are_folded_before_their_script_runs(browser, server):
+    """A dropdown admonition (a solution) is drawn folded from the first paint, so that
+    sphinx-togglebutton folding it later moves nothing on the page; once the script has run,
+    its button still opens it."""
+    solutions = f"{server}/book/solutions.html"
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    try:
+        # the page as drawn before togglebutton.js has run: the script never arrives
+        context.route("**/*", lambda route: route.abort()
+                      if not route.request.url.startswith(server)
+                      or "togglebutton.js" in route.request.url else route.continue_())
+        page = context.new_page()
+        page.goto(solutions, wait_until="load")
+        dropdown = page.locator(".admonition.dropdown").first
+        assert "toggle" not in dropdown.get_attribute("class"), "togglebutton.js ran"
+        unscripted = dropdown.evaluate("d => d.getBoundingClientRect().height")
+        body = dropdown.locator(".admonition-title ~ *").first
+        assert not body.is_visible(), "a dropdown is drawn open before its script runs"
+        page.close()
+        context.unroute("**/*")
+        context.route("**/*", lambda route: route.continue_() if route.request.url
+                      .startswith(server) else route.abort())
+        page = context.new_page()
+        page.goto(solutions, wait_until="load")
+        dropdown = page.locator(".admonition.dropdown").first
+        page.wait_for_function("() => document.querySelector('.admonition.dropdown.toggle')",
+                               timeout=10_000)
+        folded = dropdown.evaluate("d => d.getBoundingClientRect().height")
+        assert folded == unscripted, f"folding moves the page: {unscripted} px, then {folded} px"
+        body = dropdown.locator(".admonition-title ~ *").first
+        assert not body.is_visible()
+        dropdown.locator("button.toggle-button").click()
+        page.wait_for_function("() => !document.querySelector('.admonition.dropdown')"
+                               ".classList.contains('toggle-hidden')", timeout=10_000)
+        assert body.is_visible(), "the title does not open the dropdown"
+    finally:
+        context.close()

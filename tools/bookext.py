@@ -274,7 +274,18 @@ class AccessibleHTMLMixin:
       the stylesheet keeps it fluid.  They are set as the page is written, after Sphinx has
       linked every image given a size to its file (``html_scaled_image_link``), so that these
       images do not become links.
+    - Inline code of one word is written as it is, not in a ``<span class="pre">``, which
+      Sphinx puts around each word of inline code to keep it from wrapping across lines: a
+      reference page such as the notation carries hundreds.  Such a word still breaks only
+      where it is wider than the line (the theme's ``overflow-wrap``).
     """
+
+    def visit_Text(self, node):
+        text = node.astext()
+        if self.protect_literal_text and text.strip() and not any(c.isspace() for c in text):
+            self.body.append(self.encode(text))  # one word of inline code: no <span class="pre">
+            return
+        super().visit_Text(node)
 
     def visit_citation(self, node):
         if not isinstance(node.previous_sibling(), type(node)):

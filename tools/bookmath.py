@@ -12,10 +12,14 @@ mathematics; it loads no math script and no KaTeX stylesheet or fonts.  (With
 twice, as HTML for the eye and MathML for screen readers: ten thousand elements on a long
 chapter.)
 
-The MathML keeps KaTeX's markup around it -- ``span.katex > span.katex-mathml > math``,
-``span.katex-display`` for display mathematics -- and its ``<annotation>`` with the TeX
+The MathML keeps the classes of KaTeX's markup and its ``<annotation>`` with the TeX
 source, so that KaTeX's copy-tex (``_static/katex/copy-tex.min.js``, deferred) still puts
-the TeX on the clipboard when typeset mathematics is copied.  A numbered equation is
+the TeX on the clipboard when typeset mathematics is copied: ``.katex`` is the unit a copy
+takes whole, and the ``.katex-mathml`` in it gives way to its TeX.  They sit on the
+``<math>`` element itself, not on two spans around it: an inline formula is
+``math.math.katex.katex-mathml`` (three elements fewer for each of the hundreds of formulas
+on a long page, which the browser styles and lays out before its first paint), a display
+one ``span.katex-display > span.katex > math.katex-mathml``.  A numbered equation is
 written as sphinxcontrib-katex writes it: ``div.math`` with its anchor, then
 ``span.eqno`` with the number and its permalink, then the equation.
 
@@ -109,9 +113,13 @@ def core_mathml(mathml):
     ``mathvariant`` other than ``normal`` becomes the letters of that alphabet (see
     ``styled``); a token element holding elements (KaTeX writes ``\\stackrel`` as an
     ``<mo>`` around an ``<mover>``, which a browser shows as a line of text) becomes an
-    ``<mrow>``.
+    ``<mrow>``; the ``<mrow>`` KaTeX writes around a formula of one element is left out.
     """
     root = ET.fromstring(mathml)
+    semantics = root[0] if len(root) and root[0].tag == f"{{{MATHML_NS}}}semantics" else None
+    if semantics is not None and len(semantics) and semantics[0].tag == f"{{{MATHML_NS}}}mrow" \
+            and len(semantics[0]) == 1 and not semantics[0].attrib:
+        semantics[0] = semantics[0][0]  # an <mrow> around a single element adds nothing
     for element in root.iter():
         if element.tag not in TOKENS:
             continue
@@ -126,8 +134,8 @@ def core_mathml(mathml):
     return ET.tostring(root, encoding="unicode", short_empty_elements=False)
 
 
-def render(latex, display, where=""):
-    """``latex`` typeset by KaTeX as MathML, in KaTeX's ``span.katex > span.katex-mathml``."""
+def render(latex, display, where="", classes="katex-mathml"):
+    """``latex`` typeset by KaTeX as MathML: a ``<math>`` element of class ``classes``."""
     from sphinxcontrib import katex
 
     try:
@@ -138,7 +146,7 @@ def render(latex, display, where=""):
     if not match:
         raise ExtensionError(f"{where}: KaTeX returned no MathML for {latex!r}: {out[:200]}")
     mathml = core_mathml(match.group(1))
-    return f'<span class="katex"><span class="katex-mathml">{mathml}</span></span>'
+    return mathml.replace("<math ", f'<math class="{classes}" ', 1)
 
 
 def _where(self, node):
@@ -146,9 +154,14 @@ def _where(self, node):
 
 
 def visit_math(self, node):
-    self.body.append(self.starttag(node, "span", "", CLASS="math"))
-    self.body.append(render(node.astext(), False, _where(self, node)))
-    self.body.append("</span>")
+    if node.get("ids"):  # an anchor: the formula in a span that carries it
+        self.body.append(self.starttag(node, "span", "", CLASS="math"))
+        self.body.append(render(node.astext(), False, _where(self, node), "katex katex-mathml"))
+        self.body.append("</span>")
+    else:
+        self.body.append(render(node.astext(), False, _where(self, node),
+                                " ".join(["math", *node.get("classes", []),
+                                          "katex katex-mathml"])))
     raise nodes.SkipNode
 
 
@@ -160,9 +173,9 @@ def visit_displaymath(self, node):
         self.body.append(f'<span class="eqno">({html.escape(number)})')
         self.add_permalink_ref(node, _("Permalink to this equation"))
         self.body.append("</span>")
-    self.body.append('<span class="katex-display">')
+    self.body.append('<span class="katex-display"><span class="katex">')
     self.body.append(render(node.astext(), True, _where(self, node)))
-    self.body.append("</span></div>\n")
+    self.body.append("</span></span></div>\n")
     raise nodes.SkipNode
 
 
