@@ -15,8 +15,9 @@ heaviest page of the book: the one whose HTML (gzip-compressed) and images add u
 most bytes in the build measured last.  ``--most-elements N`` adds the N pages with the most
 HTML elements (where style and layout cost the most), and ``--pages all`` measures every
 page of the book, and ``--reports DIR`` keeps each run's full Lighthouse report (JSON: the
-main-thread breakdown, script boot-up, DOM size, LCP element and long tasks).  ``--before DIR`` measures a second build (for example one made from an
-earlier commit) in the same run, alternating between the two builds page by page so that
+main-thread breakdown, script boot-up, DOM size, LCP element and long tasks).
+``--before DIR`` measures a second build (for example one made from an earlier commit) in
+the same run, alternating between the two builds page by page so that
 the load of a shared machine hits both, and adds the ratio after/before.  It asserts
 nothing: the figures are for reading.
 

@@ -14,8 +14,8 @@
   MIME render plugin ``nbcourse.mystnb`` makes of its stored JSON output) with its answer,
   chapter by chapter.  In HTML each answer links back to its question; in LaTeX each question,
   which the plugin prints as text, gets a line giving the page of its answer.
-- LaTeX layout: the front page gets an "Introduction" heading; a chapter left empty in LaTeX (the references page,
-  whose works Sphinx prints as the closing Bibliography) is dropped.
+- LaTeX layout: the front page gets an "Introduction" heading; a chapter left empty in LaTeX
+  (the references page, whose works Sphinx prints as the closing Bibliography) is dropped.
 - PDF link: the role ``{pdf-edition}`text``` links the PDF from an HTML page.  The PDF is
   served beside the HTML book as ``nbcourse.pdf``: an HTML build copies
   ``_build/latex/nbcourse.pdf`` into its output when ``make pdf`` has made it, and ``make pdf``
