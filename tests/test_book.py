@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from pygments.token import STANDARD_TYPES
 
 from conftest import ROOT, toc_files
 from tools import build_book
@@ -394,28 +395,41 @@ def test_answers_page_lists_every_self_check_question_with_a_link_back(built_boo
 
 # --- code highlighting (tools/bookext.py) --------------------------------------------------
 
-def test_code_carries_no_spans_for_plain_tokens(built_book):
+def test_code_carries_one_span_per_run_of_tokens_drawn_alike(built_book):
     """Names and punctuation, drawn in the code's text colour by both highlighting styles,
-    are bare text; keywords and prompts keep their classes."""
+    are bare text; tokens both styles draw alike share one class, and a run of them one span;
+    keywords and prompts keep their classes."""
+    from tools.bookext import drawn_alike
+
     text = (built_book / "book" / "part2" / "04_experiments.html").read_text(encoding="utf-8")
     code = "".join(re.findall(r'<div class="highlight"><pre>(.*?)</pre>', text, re.S))
     assert code, "no highlighted code on the page"
     classes = re.findall(r'<span class="([^"]+)">', code)
     assert not {"n", "p", "w"} & set(classes), sorted(set(classes))
-    assert "k" in classes or "kn" in classes, sorted(set(classes))
+    assert "k" in classes, sorted(set(classes))
+    written = {STANDARD_TYPES[t] for t in drawn_alike(
+        ["a11y-high-contrast-light", "a11y-high-contrast-dark"]).values()}
+    assert "s2" not in written and "o" in written
+    assert set(classes) <= written | {"gp", "go"}, sorted(set(classes) - written)
+    neighbours = re.findall(r'<span class="([^"]+)">[^<]*</span><span class="\1">', code)
+    assert not neighbours, f"neighbouring tokens drawn alike in separate spans: {neighbours}"
 
 
-def test_plain_token_types_are_those_both_styles_draw_as_text():
-    from pygments.token import Generic, Keyword, Name, Punctuation
+def test_token_types_drawn_alike_by_both_styles_share_a_class():
+    from pygments.token import Generic, Keyword, Name, Operator, Punctuation, String, Text
 
-    from tools.bookext import plain_token_types
+    from tools.bookext import drawn_alike
 
-    plain = plain_token_types(["a11y-high-contrast-light", "a11y-high-contrast-dark"])
-    assert Name in plain and Punctuation in plain
-    assert Keyword not in plain and Name.Builtin not in plain
-    assert not any(t in Generic for t in plain)
-    # a style that colours names: names keep their spans
-    assert Name not in plain_token_types(["a11y-high-contrast-light", "tango"])
+    drawn_as = drawn_alike(["a11y-high-contrast-light", "a11y-high-contrast-dark"])
+    assert drawn_as[Name] is Text and drawn_as[Punctuation] is Text
+    assert drawn_as[Keyword] is not Text and drawn_as[Name.Builtin] is not Text
+    assert drawn_as[Keyword.Namespace] is drawn_as[Keyword]
+    assert drawn_as[String.Double] is drawn_as[String.Interpol] is drawn_as[Operator]
+    assert not any(t in Generic for t in drawn_as)
+    # a style that colours names, strings and operators apart: each keeps its own class
+    other = drawn_alike(["a11y-high-contrast-light", "tango"])
+    assert other[Name] is not Text
+    assert other[String.Double] is not other[Operator]
 
 
 def test_inline_code_of_one_word_has_no_span_per_word(built_book):

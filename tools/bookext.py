@@ -8,7 +8,8 @@
   once, excepted).  sphinx-design's and sphinx-thebe's stylesheets and scripts, which
   Jupyter Book adds to every page, are left off the pages that use neither.
 - Code is highlighted without a ``<span>`` around the tokens (names, punctuation) that the
-  theme's light and dark highlighting styles both draw as the code's plain text.
+  theme's light and dark highlighting styles both draw as the code's plain text, and with
+  one ``<span>`` around neighbouring tokens both draw alike (a string and an operator).
 
 Accessibility fixes to the theme's markup (checked by ``tests/test_a11y.py`` with axe-core),
 made where the markup is written, never by rewriting built pages:
@@ -325,42 +326,52 @@ def accessible_translator(app):
     app.set_translator(app.builder.name, translator, override=True)
 
 
-# --- code highlighting without spans that change nothing ----------------------------------
+# --- code highlighting: one span for tokens drawn alike ------------------------------------
 
-class _PlainTokenFormatter(HtmlFormatter):
-    """Pygments' HTML formatter that writes no ``<span>`` for the token types in ``plain``."""
+class _DrawnAlikeFormatter(HtmlFormatter):
+    """Pygments' HTML formatter that writes each token with the class of ``drawn_as[type]``:
+    no ``<span>`` for ``Text``, so neighbouring tokens drawn alike share one ``<span>``."""
 
-    plain = frozenset()
+    drawn_as = {}
 
     def _get_css_classes(self, ttype):
-        return "" if ttype in self.plain else super()._get_css_classes(ttype)
+        ttype = self.drawn_as.get(ttype, ttype)
+        return "" if ttype is Text else super()._get_css_classes(ttype)
 
 
-def plain_token_types(style_names):
-    """The token types (of Pygments' standard ones) every style draws as its plain text.
+def drawn_alike(style_names):
+    """Each of Pygments' standard token types mapped to the one written in its place: ``Text``
+    for those every style draws as its plain text, else the type with the shortest class of
+    those every style draws alike (strings and operators share one).
 
-    Generic tokens (prompts, output, ...) are never counted: sphinx-copybutton and the
-    theme find prompts by their class.
+    Generic tokens (prompts, output, ...) keep their own class: sphinx-copybutton and the
+    theme find prompts by it.
     """
-    plain = None
-    for name in style_names:
-        style = get_style_by_name(name)
-        text = style.style_for_token(Text)
-        same = {t for t in STANDARD_TYPES
-                if t not in Generic and style.style_for_token(t) == text}
-        plain = same if plain is None else plain & same
-    return frozenset(plain or ())
+    styles = [get_style_by_name(name) for name in style_names]
+
+    def drawn(ttype):
+        return tuple(tuple(sorted(style.style_for_token(ttype).items())) for style in styles)
+
+    first = {drawn(Text): Text}
+    for ttype in sorted(STANDARD_TYPES, key=lambda t: (len(STANDARD_TYPES[t]), STANDARD_TYPES[t])):
+        if STANDARD_TYPES[ttype] and ttype not in Generic:
+            first.setdefault(drawn(ttype), ttype)
+    return {ttype: first[drawn(ttype)] if STANDARD_TYPES[ttype] else Text
+            for ttype in STANDARD_TYPES if ttype not in Generic}
 
 
-def unwrap_plain_tokens(app):
-    """Code is highlighted without a ``<span>`` around tokens drawn as plain text.
+def merge_drawn_alike_tokens(app):
+    """Code is highlighted with one ``<span>`` for each run of tokens drawn alike.
 
-    Pygments wraps every token in a ``<span>``, even names and punctuation, which the
-    theme's highlighting styles (light and dark) draw in the colour of the code's plain
-    text: a long chapter carries thousands of such elements, which the browser styles and
-    lays out before its first paint.  Token types that both styles draw as plain text are
-    written as bare text; ``_static/nbcourse.css`` gives a code block's ``<pre>`` the
-    style's text colour (the theme gives it that of the page's text), so they look as before.
+    Pygments wraps every token in a ``<span>`` of its type's class, even names and
+    punctuation, which the theme's highlighting styles (light and dark) draw in the colour
+    of the code's plain text, and the pieces of an f-string or a string and the operator
+    beside it, which both draw in one colour: a long chapter carries thousands of such
+    elements, which the browser styles and lays out before its first paint.  Token types
+    that both styles draw as plain text are written as bare text, and those both draw alike
+    with one class, so that Pygments joins neighbours into one ``<span>``;
+    ``_static/nbcourse.css`` gives a code block's ``<pre>`` the style's text colour (the
+    theme gives it that of the page's text), so they look as before.
     """
     if app.builder.format != "html" or not hasattr(app.builder, "highlighter"):
         return
@@ -369,13 +380,13 @@ def unwrap_plain_tokens(app):
     defaults = theme.get_options() if theme is not None else {}
     names = [options.get(key) or defaults.get(key)
              for key in ("pygments_light_style", "pygments_dark_style")]
+    if not all(names):
+        return
     try:
-        plain = plain_token_types([name for name in names if name])
+        drawn_as = drawn_alike(names)
     except ClassNotFound:
         return  # the theme falls back to other styles: leave every token its span
-    if not all(names) or not plain:
-        return
-    formatter = type("PlainTokenFormatter", (_PlainTokenFormatter,), {"plain": plain})
+    formatter = type("DrawnAlikeFormatter", (_DrawnAlikeFormatter,), {"drawn_as": drawn_as})
     app.builder.highlighter.formatter = formatter
 
 
@@ -389,6 +400,6 @@ def setup(app):
     app.connect("doctree-resolved", lazy_images)
     app.connect("html-page-context", plain_math_for_description, priority=400)
     app.connect("config-inited", site_name_from_title)
-    app.connect("builder-inited", unwrap_plain_tokens)
+    app.connect("builder-inited", merge_drawn_alike_tokens)
     app.connect("builder-inited", accessible_translator, priority=600)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
