@@ -355,6 +355,39 @@ def test_on_a_wide_screen_the_navigation_button_hides_the_sidebar(browser, serve
         visit.close()
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_first_visit_is_drawn_in_the_readers_colour_scheme_from_the_start(browser, server,
+                                                                            scheme):
+    """With nothing stored from an earlier visit, the page carries the scheme of the
+    reader's system before the theme's script has run (the script would otherwise restyle
+    every element once it had), and the script keeps it."""
+    page_url = f"{server}/book/part2/04_experiments.html"
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        context.route("**/*", lambda route: route.abort()
+                      if not route.request.url.startswith(server)
+                      or "pydata-sphinx-theme.js" in route.request.url else route.continue_())
+        page = context.new_page()
+        page.goto(page_url, wait_until="load")
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        assert page.evaluate("document.documentElement.dataset.mode") == "auto"
+        unscripted = page.locator("div.highlight span.k").first.evaluate(
+            "s => getComputedStyle(s).color")
+        page.close()
+        context.unroute("**/*")
+        context.route("**/*", lambda route: route.continue_() if route.request.url
+                      .startswith(server) else route.abort())
+        page = context.new_page()
+        page.goto(page_url, wait_until="load")
+        page.wait_for_function("() => localStorage.getItem('theme')", timeout=10_000)
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        scripted = page.locator("div.highlight span.k").first.evaluate(
+            "s => getComputedStyle(s).color")
+        assert scripted == unscripted, f"keywords {unscripted}, then {scripted}"
+    finally:
+        context.close()
+
+
 def test_dropdowns_are_folded_before_their_script_runs(browser, server):
     """A dropdown admonition (a solution) is drawn folded from the first paint, so that
     sphinx-togglebutton folding it later moves nothing on the page; once the script has run,
