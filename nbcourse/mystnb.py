@@ -223,7 +223,8 @@ class MimeRenderer:
 
 
 def visit_explore_html(self, node: explore_figure) -> None:
-    """Write the figure's frames to ``_images`` and the static control into the page."""
+    """Write the figure's frames to ``_images`` and the static control into the page (its
+    image loads when it nears the screen)."""
     data = node["nbcourse_explore"]
     images = Path(self.builder.outdir) / self.builder.imagedir
     images.mkdir(parents=True, exist_ok=True)
@@ -235,7 +236,7 @@ def visit_explore_html(self, node: explore_figure) -> None:
         if not target.exists():
             target.write_bytes(png)
         uris.append(posixpath.join(self.builder.imgpath, name))
-    self.body.append(f'<div class="output text_html">{static_html(data, uris)}</div>')
+    self.body.append(f'<div class="output text_html">{static_html(data, uris, lazy=True)}</div>')
     raise nodes.SkipNode
 
 

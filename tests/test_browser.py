@@ -164,6 +164,7 @@ def test_moving_a_control_changes_the_figure(browser, server, doc):
         assert figures.count() > 0, "no static interactive figure on the page"
         for k in range(figures.count()):
             figure = figures.nth(k)
+            figure.scroll_into_view_if_needed()  # frames load when they near the screen
             image = figure.locator("img.nbcourse-explore-frame")
             for c in range(figure.locator("[data-control]").count()):
                 control = figure.locator("[data-control]").nth(c)

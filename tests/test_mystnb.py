@@ -139,9 +139,12 @@ def test_a_figure_writes_its_frames_as_files_and_links_them(tmp_path):
     inline = static_html(data[EXPLORE])
     assert page == ('<div class="output text_html">'
                     + static_html(data[EXPLORE], [by_frame[base64.b64decode(f)]
-                                                  for f in data[EXPLORE]["frames"]])
+                                                  for f in data[EXPLORE]["frames"]], lazy=True)
                     + "</div>")
     assert inline.count("data:image/png;base64,") == 4
+    assert 'class="nbcourse-explore-frame"' in page and 'loading="lazy"' in page, \
+        "the book's frame loads when it nears the screen"
+    assert 'loading="lazy"' not in inline, "a notebook's own figure loads at once"
 
 
 HIERARCHICAL = pd.DataFrame(

@@ -250,7 +250,7 @@ def check_static(data) -> dict:
     return data
 
 
-def static_html(data, uris: list[str] | None = None) -> str:
+def static_html(data, uris: list[str] | None = None, lazy: bool = False) -> str:
     """Self-contained HTML control of a static figure (see :mod:`nbcourse.interact`).
 
     Parameters
@@ -260,6 +260,9 @@ def static_html(data, uris: list[str] | None = None) -> str:
     uris : list of str, optional
         Where each frame of ``data["frames"]`` is (the book's files under ``_images``);
         default: the frames as PNG data URIs, for a page that stands alone.
+    lazy : bool, default False
+        The image loads when it nears the screen (``loading="lazy"``), as the book's pages
+        load every image below their first screen.
 
     Examples
     --------
@@ -281,7 +284,7 @@ def static_html(data, uris: list[str] | None = None) -> str:
     ident, initial = data["id"], data["initial"]
     k = int(np.ravel_multi_index(initial, sizes)) if sizes else 0
     dims = (f'width="{data["width"]}" height="{data["height"]}" '
-            if data["width"] and data["height"] else "")
+            if data["width"] and data["height"] else "") + ('loading="lazy" ' if lazy else "")
     return (
         f'<figure class="nbcourse-explore" id="{html.escape(ident)}" style="margin:0 0 1em 0;'
         f'background:#fff;color:#1f2328;padding:0.5em;border-radius:0.25em">'
