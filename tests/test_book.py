@@ -159,6 +159,45 @@ def test_images_after_the_first_load_lazily(built_book):
     assert checked >= 10 and frames >= 5, f"only {checked} images checked ({frames} frames)"
 
 
+def test_the_assets_of_sphinx_design_and_thebe_are_linked_only_where_they_are_used(built_book):
+    import types
+
+    from docutils import nodes
+    from docutils.utils import new_document
+
+    from tools.bookext import drop_unused_assets
+
+    for page in pages(built_book):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r"sphinx-design|design-tabs|sphinx-thebe", text), page.name
+    assets = {"css_files": ["sphinx-design.min.css", "sphinx-thebe.css", "nbcourse.css"],
+              "script_files": ["design-tabs.js", "sphinx-thebe.js", "doctools.js"]}
+    for classes, kept in (([], {"nbcourse.css", "doctools.js"}),
+                          (["sd-card"], {"nbcourse.css", "doctools.js", "sphinx-design.min.css",
+                                         "design-tabs.js"})):
+        doctree = new_document("page")
+        doctree += nodes.container(classes=classes)
+        context = {key: [types.SimpleNamespace(filename=f"_static/{name}") for name in names]
+                   for key, names in assets.items()}
+        drop_unused_assets(None, "page", "page.html", context, doctree)
+        left = {a.filename.split("/")[-1] for key in assets for a in context[key]}
+        assert left == kept, (classes, left)
+
+
+def test_a_title_with_mathematics_is_unicode_where_html_cannot_typeset_it(built_book):
+    """The page title, og:title, the print header and the prev/next links of the pages
+    around it give the title's formula in Unicode, not MathML's text or TeX."""
+    part2 = built_book / "book" / "part2"
+    page = (part2 / "02_q_minus_j.html").read_text(encoding="utf-8")
+    assert "<title>The factor Q⁻ᵛ &#8212;" in page, re.search(r"<title>.*?</title>", page)
+    assert '<meta property="og:title" content="The factor Q⁻ᵛ" />' in page
+    assert "<h1>The factor Q⁻ᵛ</h1>" in page  # sphinx-book-theme's print header
+    for neighbour, rel in (("01_two_models", "next"), ("03_bounds", "prev")):
+        text = (part2 / f"{neighbour}.html").read_text(encoding="utf-8")
+        assert f'<link rel="{rel}" title="The factor Q⁻ᵛ" href="02_q_minus_j.html" />' in text, \
+            re.findall(r'<link rel="(?:prev|next)"[^>]*>', text)
+
+
 def png_size(path):
     """(width, height) read from a PNG file's header."""
     head = path.read_bytes()[:24]

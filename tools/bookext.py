@@ -25,9 +25,10 @@ made where the markup is written, never by rewriting built pages:
 - Images from the book's files get their ``width`` and ``height`` attributes, so the page
   does not shift as they load (the stylesheet keeps them fluid); every image of a page but
   the first loads lazily.
-- TeX in a page title (``The factor $Q^{-j}$``) is written with Unicode in ``<title>`` and
-  the print header, where no HTML can typeset it, and ``{doc}`` links, which Sphinx
-  writes with the title's plain text (``The factor Q^{-j}``), carry the title's mathematics.
+- Mathematics in a page title (``The factor $Q^{-v}$``) is written with Unicode in
+  ``<title>``, ``og:title``, ``<link rel=prev/next>`` and the print header, where no HTML
+  can typeset it, and ``{doc}`` links, which Sphinx writes with the title's plain text
+  (``The factor Q^{-v}``), carry the title's mathematics.
 
 It also adds the role ``{assignment}`NAME```, which links a chapter to its graded assignment:
 the student notebook ``exercises/NAME/NAME.ipynb`` opened on Binder, with the repository,
@@ -35,6 +36,7 @@ branch and notebook interface taken from ``_config.yml``, as the launch buttons 
 with no such notebook fails the build.
 """
 
+import html
 import re
 from pathlib import Path
 from urllib.parse import quote
@@ -92,19 +94,27 @@ def defer_scripts(app, pagename, templatename, context, doctree):
     context["script_files"] = deferred
 
 
-# (marker of use in a page's body, asset file names): extensions Jupyter Book loads on every
-# page whose stylesheets and scripts a page that uses none of their markup does not need
+def _uses_sphinx_design(doctree):
+    return any(cls.startswith("sd-") for node in doctree.findall(nodes.Element)
+               for cls in node.get("classes", ()))
+
+
+def _uses_thebe(doctree):
+    return any(type(node).__name__ == "ThebeButtonNode" for node in doctree.findall(nodes.Element))
+
+
+# (whether a page's doctree uses the extension, asset file names): extensions Jupyter Book
+# loads on every page whose stylesheets and scripts a page that uses none of them does not need
 _UNUSED_ASSETS = (
-    ('class="sd-', ("sphinx-design.min.css", "design-tabs.js")),  # sphinx-design
-    ('class="thebe', ("sphinx-thebe.css", "sphinx-thebe.js")),  # sphinx-thebe: a thebe button
+    (_uses_sphinx_design, ("sphinx-design.min.css", "design-tabs.js")),
+    (_uses_thebe, ("sphinx-thebe.css", "sphinx-thebe.js")),  # a thebe launch button
 )
 
 
 def drop_unused_assets(app, pagename, templatename, context, doctree):
     """Leave off a page the stylesheets and scripts of extensions it does not use."""
-    body = context.get("body", "")
-    unused = tuple(name for marker, names in _UNUSED_ASSETS if marker not in body
-                   for name in names)
+    unused = tuple(name for uses, names in _UNUSED_ASSETS
+                   if doctree is None or not uses(doctree) for name in names)
     if not unused:
         return
     for key in ("css_files", "script_files"):
@@ -162,8 +172,8 @@ _GREEK = {name: chr(code) for name, code in (
     ("ne", 0x2260), ("neq", 0x2260), ("approx", 0x2248), ("sim", 0x223C), ("to", 0x2192),
     ("infty", 0x221E), ("propto", 0x221D), ("in", 0x2208), ("ell", 0x2113),
     ("dots", 0x2026), ("ldots", 0x2026))}
-_SUP = dict(zip("0123456789+-=()ijknT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏⁿᵀ", strict=True))
-_SUB = dict(zip("0123456789+-=()ijkn", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙ", strict=True))
+_SUP = dict(zip("0123456789+-=()ijknvT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏⁿᵛᵀ", strict=True))
+_SUB = dict(zip("0123456789+-=()ijknv", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙᵥ", strict=True))
 _MATH = re.compile(r"\\\((.+?)\\\)|\$(.+?)\$")
 
 
@@ -194,17 +204,48 @@ def tex_to_text(title):
     return _MATH.sub(convert, title)
 
 
+def title_text(node):
+    """A title's text with its mathematics in Unicode: ``The factor $Q^{-v}$`` -> ``The
+    factor Q⁻ᵛ``."""
+    if isinstance(node, nodes.math):
+        return tex_to_text(f"${node.astext()}$")
+    if isinstance(node, nodes.Text):
+        return node.astext()
+    return "".join(title_text(child) for child in node.children)
+
+
+def _plain_title(app, docname):
+    """The document's title in Unicode, HTML-escaped, if it holds mathematics; else None."""
+    title = app.env.titles.get(docname)
+    if title is not None and next(title.findall(nodes.math), None) is not None:
+        return html.escape(title_text(title), quote=False)
+    return None
+
+
 def plain_title(app, pagename, templatename, context, doctree):
-    """Page titles with Unicode instead of TeX where HTML cannot typeset it (``<title>``)."""
-    title = context.get("title")
-    if title and ("\\(" in title or "$" in title):
-        context["title"] = tex_to_text(title)
-        # sphinx-book-theme's print header: the title as text, TeX without delimiters
-        context["pagetitle"] = re.sub(r"<[^>]+>", "", context["title"])
-    for key in ("prev", "next"):  # the <link rel=prev/next title=...> attributes
-        link = context.get(key)
-        if link and "\\(" in (link.get("title") or ""):
-            link["title"] = tex_to_text(link["title"])
+    """Titles with mathematics written in Unicode where HTML cannot typeset it: ``<title>``,
+    sphinxext-opengraph's ``og:title`` (which reads the title next) and
+    ``<link rel=prev/next>``.
+
+    Sphinx gives the page the title as HTML, which for a title with mathematics holds the
+    typeset MathML, so that its text would be the formula's symbols followed by its TeX.
+    """
+    text = _plain_title(app, pagename)
+    if text:
+        context["title"] = text
+    parent_prev_next = getattr(app.builder, "relations", {}).get(pagename) or ()
+    for key, docname in zip(("prev", "next"), parent_prev_next[1:], strict=False):
+        text = docname and _plain_title(app, docname)
+        if text and context.get(key):
+            context[key]["title"] = text
+
+
+def plain_print_title(app, pagename, templatename, context, doctree):
+    """The title of sphinx-book-theme's print header in Unicode (the theme sets it from the
+    title's text, its TeX without delimiters, before this runs)."""
+    text = _plain_title(app, pagename)
+    if text:
+        context["pagetitle"] = text
 
 
 def plain_math_for_description(app, pagename, templatename, context, doctree):
@@ -395,7 +436,8 @@ def setup(app):
     app.connect("html-page-context", dedupe_scripts, priority=900)
     app.connect("html-page-context", defer_scripts, priority=905)
     app.connect("html-page-context", drop_unused_assets, priority=990)
-    app.connect("html-page-context", plain_title, priority=910)
+    app.connect("html-page-context", plain_title, priority=400)  # before opengraph
+    app.connect("html-page-context", plain_print_title, priority=910)
     app.connect("doctree-resolved", math_in_doc_links)
     app.connect("doctree-resolved", lazy_images)
     app.connect("html-page-context", plain_math_for_description, priority=400)
