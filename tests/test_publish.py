@@ -22,8 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nbcourse.mime import TABLE
-from nbcourse.publish import (AGREEMENT_FLOOR, SIGNIFICANT_DIGITS, glue, stable, table_form,
-                              within)
+from nbcourse.publish import AGREEMENT_FLOOR, SIGNIFICANT_DIGITS, glue, stable, table_form, within
 
 ROOT = Path(__file__).resolve().parent.parent
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
@@ -297,7 +296,7 @@ def test_ipython_shows_a_dataframe_with_its_table_form_once_nbcourse_is_imported
         "before = sorted(shell.display_formatter.format(frame)[0])\n"
         "import nbcourse\n"
         "data = shell.display_formatter.format(frame)[0]\n"
-        "print(json.dumps([before, sorted(data), data.get('%s')]))\n" % TABLE)
+        f"print(json.dumps([before, sorted(data), data.get('{TABLE}')]))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, check=True)
     before, after, form = json.loads(done.stdout.strip().splitlines()[-1])
