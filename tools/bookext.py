@@ -23,8 +23,7 @@ made where the markup is written, never by rewriting built pages:
 - docutils marks the bibliography ``role="list"`` with ``doc-biblioentry`` children, a
   deprecated role that a list may not hold; the HTML writer makes them ``listitem``.
 - Images from the book's files get their ``width`` and ``height`` attributes, so the page
-  does not shift as they load (the stylesheet keeps them fluid); every image of a page but
-  the first loads lazily.
+  does not shift as they load (the stylesheet keeps them fluid); every image loads lazily.
 - Mathematics in a page title (``The factor $Q^{-v}$``) is written with Unicode in
   ``<title>``, ``og:title``, ``<link rel=prev/next>`` and the print header, where no HTML
   can typeset it, and ``{doc}`` links, which Sphinx writes with the title's plain text
@@ -265,11 +264,15 @@ def plain_math_for_description(app, pagename, templatename, context, doctree):
 
 
 def lazy_images(app, doctree, docname):
-    """Every image of a page but its first loads lazily (``loading="lazy"``), when it nears the
-    screen; the first, which may be on the first screen, loads at once."""
+    """Every image of a page loads lazily (``loading="lazy"``), when it nears the screen.
+
+    An image on the first screen is then requested once the page is laid out, a moment
+    later than it would be otherwise; an image requested at once, wherever it is on the page,
+    shares the phone's bandwidth with the stylesheet and delays the first paint of the text.
+    """
     if app.builder.format != "html":
         return
-    for image in list(doctree.findall(nodes.image))[1:]:
+    for image in doctree.findall(nodes.image):
         image.setdefault("loading", "lazy")
 
 
