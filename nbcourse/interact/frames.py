@@ -261,8 +261,8 @@ def static_html(data, uris: list[str] | None = None, lazy: bool = False) -> str:
         Where each frame of ``data["frames"]`` is (the book's files under ``_images``);
         default: the frames as PNG data URIs, for a page that stands alone.
     lazy : bool, default False
-        The image loads when it nears the screen (``loading="lazy"``), as the book's pages
-        load every image below their first screen.
+        The image loads when it nears the screen (``loading="lazy"``), as every image of
+        the book's pages does.
 
     Examples
     --------
