@@ -356,6 +356,15 @@ def test_on_a_wide_screen_the_navigation_button_hides_the_sidebar(browser, serve
         visit.close()
 
 
+def _serve_offline(context, server, without=None):
+    """Route the context's requests: the book's own files only, less the script ``without``
+    (a page as drawn before that script has run); anything else is aborted."""
+    context.unroute("**/*")
+    context.route("**/*", lambda route: route.abort()
+                  if not route.request.url.startswith(server)
+                  or (without and without in route.request.url) else route.continue_())
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_first_visit_is_drawn_in_the_readers_colour_scheme_from_the_start(browser, server,
                                                                             scheme):
@@ -365,9 +374,7 @@ def test_a_first_visit_is_drawn_in_the_readers_colour_scheme_from_the_start(brow
     page_url = f"{server}/book/part2/04_experiments.html"
     context = browser.new_context(color_scheme=scheme)
     try:
-        context.route("**/*", lambda route: route.abort()
-                      if not route.request.url.startswith(server)
-                      or "pydata-sphinx-theme.js" in route.request.url else route.continue_())
+        _serve_offline(context, server, without="pydata-sphinx-theme.js")
         page = context.new_page()
         page.goto(page_url, wait_until="load")
         assert page.evaluate("document.documentElement.dataset.theme") == scheme
@@ -375,9 +382,7 @@ def test_a_first_visit_is_drawn_in_the_readers_colour_scheme_from_the_start(brow
         unscripted = page.locator("div.highlight span.k").first.evaluate(
             "s => getComputedStyle(s).color")
         page.close()
-        context.unroute("**/*")
-        context.route("**/*", lambda route: route.continue_() if route.request.url
-                      .startswith(server) else route.abort())
+        _serve_offline(context, server)
         page = context.new_page()
         page.goto(page_url, wait_until="load")
         page.wait_for_function("() => localStorage.getItem('theme')", timeout=10_000)
@@ -397,9 +402,7 @@ def test_dropdowns_are_folded_before_their_script_runs(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 800})
     try:
         # the page as drawn before togglebutton.js has run: the script never arrives
-        context.route("**/*", lambda route: route.abort()
-                      if not route.request.url.startswith(server)
-                      or "togglebutton.js" in route.request.url else route.continue_())
+        _serve_offline(context, server, without="togglebutton.js")
         page = context.new_page()
         page.goto(solutions, wait_until="load")
         dropdown = page.locator(".admonition.dropdown").first
@@ -408,9 +411,7 @@ def test_dropdowns_are_folded_before_their_script_runs(browser, server):
         body = dropdown.locator(".admonition-title ~ *").first
         assert not body.is_visible(), "a dropdown is drawn open before its script runs"
         page.close()
-        context.unroute("**/*")
-        context.route("**/*", lambda route: route.continue_() if route.request.url
-                      .startswith(server) else route.abort())
+        _serve_offline(context, server)
         page = context.new_page()
         page.goto(solutions, wait_until="load")
         dropdown = page.locator(".admonition.dropdown").first
