@@ -1278,16 +1278,100 @@ def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):
     finally:
         batch.kill()
         batch.wait()
+    # every kernel and every process of a submission dies with its worker; a sandbox that
+    # was being set up as the worker died may stay, idle, until the next batch kills it
     deadline = time.monotonic() + 60
-    while _in_sandbox_cgroups() and time.monotonic() < deadline:
+    while (left := [p for p in _in_sandbox_cgroups() if _comm(p) != "bwrap"]) and (
+            time.monotonic() < deadline):
         time.sleep(0.1)
-    assert _in_sandbox_cgroups() == []
+    assert left == []
     from nbcourse.grading.sandbox import TreeLimits
 
     deadline = time.monotonic() + 60
-    while _leftovers()[1] and time.monotonic() < deadline:
-        TreeLimits.remove_stale()  # what the next batch does with the empty cgroups left
+    while (_in_sandbox_cgroups() or _leftovers()[1]) and time.monotonic() < deadline:
+        TreeLimits.remove_stale()  # what the next batch does with what was left
         time.sleep(0.1)
+    assert _in_sandbox_cgroups() == []
+
+
+def test_a_grader_killed_while_a_sandbox_is_set_up_leaves_nothing_running(tmp_path):
+    """bwrap binds itself to its parent only after it has forked the sandbox, and that fork
+    waits for a word from bwrap before it goes on. A grader that dies in between leaves the
+    fork waiting, idle, with nothing of a submission in it; the next batch kills it."""
+    import subprocess
+    import sys
+
+    from nbcourse.grading.sandbox import isolation
+
+    if not isolation().tree_limits:
+        pytest.skip("no sandbox cgroups here: " + "; ".join(isolation().problems))
+    script = ("import os\n"
+              "from nbcourse.grading.sandbox import Sandbox\n"
+              "box = Sandbox()\n"
+              "box.launch()\n"
+              "print(*box.cgroup.dirs, flush=True)\n"
+              "os._exit(0)\n")
+    grader = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, timeout=60)
+    dirs = grader.stdout.split()
+    left = set()
+    deadline = time.monotonic() + 60  # a bound on waiting, not a timing check
+    while time.monotonic() < deadline:
+        left = {int(p) for d in dirs for p in Path(d, "cgroup.procs").read_text().split()}
+        if all(_read_state(p) == "S" for p in left):
+            break
+        time.sleep(0.1)
+    assert {_comm(p) for p in left} <= {"bwrap"}  # no kernel started: nothing of a submission
+    _remove_stale_until_gone(dirs)
+    assert all(_read_state(p) in ("gone", "Z") for p in left)
+
+
+def _remove_stale_until_gone(dirs):
+    """What the next batches do: kill what is left and remove the cgroups. A cgroup is
+    removed once the processes killed in it have been reaped by their new parent."""
+    from nbcourse.grading.sandbox import TreeLimits
+
+    deadline = time.monotonic() + 60  # a bound on waiting, not a timing check
+    while any(os.path.isdir(d) for d in dirs) and time.monotonic() < deadline:
+        TreeLimits.remove_stale()
+    assert not any(os.path.isdir(d) for d in dirs)
+
+
+def _comm(pid):
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return None
+
+
+def test_the_next_batch_kills_what_a_hard_killed_one_left_in_its_cgroups():
+    """Whatever is still in a sandbox cgroup whose grading process is gone is killed, and
+    the cgroup removed, when grading next starts (``TreeLimits.remove_stale``)."""
+    import subprocess
+    import sys
+
+    from nbcourse.grading.sandbox import TreeLimits, isolation
+
+    if not isolation().tree_limits:
+        pytest.skip("no sandbox cgroups here: " + "; ".join(isolation().problems))
+    script = (
+        "import os, subprocess\n"
+        "from nbcourse.grading.sandbox import Limits, TreeLimits\n"
+        "group = TreeLimits(Limits())\n"
+        "left = subprocess.Popen(['sleep', '600'], stdout=subprocess.DEVNULL,\n"
+        "                        stderr=subprocess.DEVNULL, start_new_session=True)\n"
+        "for procs in group.procs_files():\n"
+        "    open(procs, 'w').write(str(left.pid))\n"
+        "print(left.pid, *group.dirs, flush=True)\n"
+        "os._exit(0)\n")
+    grader = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, timeout=60)
+    left, *dirs = grader.stdout.split()
+    assert _read_state(int(left)) not in ("gone", "Z")  # the case under test
+    assert all(os.path.isdir(d) for d in dirs)
+    TreeLimits.remove_stale()
+    assert _read_state(int(left)) in ("gone", "Z")
+    _remove_stale_until_gone(dirs)
 
 
 def _in_sandbox_cgroups():

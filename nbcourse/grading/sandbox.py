@@ -9,7 +9,11 @@ Every kernel is started by bubblewrap (``bwrap``, Debian package ``bubblewrap``)
   private, size-capped tmpfs as ``/tmp`` (its home and working directory). The repository,
   the assignment, other submissions and the output folder are not in it;
 * ``--die-with-parent`` and ``--new-session``: killing the sandbox's bubblewrap process (or
-  the grading worker) kills every process in it, whatever it forked or ``setsid``-ed;
+  the grading worker) kills every process in it, whatever it forked or ``setsid``-ed. A
+  worker killed while one of its sandboxes is still being set up (before bubblewrap has
+  bound itself to it) leaves that sandbox's first process waiting, idle and empty; the next
+  batch kills it with everything else left in the cgroups of dead workers
+  (:meth:`TreeLimits.remove_stale`);
 * every capability dropped and a scrubbed environment.
 
 Memory, CPU and process limits cover the whole process tree through a cgroup of its own
@@ -245,7 +249,8 @@ class TreeLimits:
 
     @classmethod
     def remove_stale(cls):
-        """Remove empty sandbox cgroups whose grading process is gone (one killed hard)."""
+        """Kill what is left in the sandbox cgroups whose grading process is gone (one
+        killed hard), and remove them."""
         own = _own_cgroups()
         parents = [Path("/sys/fs/cgroup") / c / own[c].lstrip("/") for c in cls.V1 if c in own]
         if "unified" in own:
@@ -258,10 +263,9 @@ class TreeLimits:
             for d in entries:
                 owner = d.name.split("-")[1]
                 if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
-                    try:
-                        d.rmdir()  # fails, harmlessly, while processes remain in it
-                    except OSError:
-                        pass
+                    stale = cls.__new__(cls)
+                    stale.dirs = [d]
+                    stale.close(timeout=2.0)  # what cannot be removed now is tried next time
 
     def procs_files(self):
         return [str(d / "cgroup.procs") for d in self.dirs]
