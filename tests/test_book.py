@@ -1,5 +1,6 @@
 """The built book: every page present, self-contained, light, with correct launch links."""
 
+import html
 import re
 import urllib.parse
 from html.parser import HTMLParser
@@ -135,13 +136,29 @@ def test_icons_are_inline_svg_without_an_icon_font_or_script(built_book):
 
 
 def test_every_page_has_a_description_and_a_favicon(built_book):
-    for page in pages(built_book):
+    generated = [built_book / f"{name}.html" for name in ("genindex", "search", "prf-prf")]
+    assert all(page.is_file() for page in generated)
+    for page in pages(built_book) + generated:
         text = page.read_text(encoding="utf-8")
-        found = re.search(r'<meta name="description" content="([^"]+)"', text)
-        assert found and len(found.group(1)) > 40, f"{page.name}: no meta description"
-        assert "\\" not in found.group(1), f"{page.name}: TeX in the description: {found.group(1)}"
+        found = re.findall(r'<meta name="description" content="([^"]+)"', text)
+        assert len(found) == 1 and len(found[0]) > 40, f"{page.name}: no meta description"
+        assert "\\" not in found[0], f"{page.name}: TeX in the description: {found[0]}"
+        assert not re.search(r"[\[(] | [\])]", found[0]), \
+            f"{page.name}: spaces misplaced around brackets: {found[0]}"
+        assert len(re.findall(r'<meta name="viewport"', text)) == 1, page.name
         icon = re.search(r'<link rel="icon" href="([^"]+)"', text)
         assert icon and (page.parent / icon.group(1)).resolve().is_file(), f"{page.name}: favicon"
+
+
+def test_a_description_reads_as_the_page_does(built_book):
+    """The description is the text of the page's first paragraph, citations and all."""
+    text = (built_book / "book" / "notation.html").read_text(encoding="utf-8")
+    described = html.unescape(re.search(r'<meta name="description" content="([^"]+)"',
+                                        text).group(1)).removesuffix("...")
+    first = re.search(r"<p>(.*?)</p>", text.split('role="main"')[1], re.S).group(1)
+    shown = " ".join(html.unescape(re.sub(r"<[^>]+>", "", first)).split())
+    assert "Duda et al. [2001] (§2.9)" in described  # the case under test
+    assert shown.startswith(described), (described, shown)
 
 
 def test_every_image_loads_lazily(built_book):

@@ -247,13 +247,16 @@ def plain_print_title(app, pagename, templatename, context, doctree):
         context["pagetitle"] = text
 
 
-def plain_math_for_description(app, pagename, templatename, context, doctree):
-    """Mathematics as Unicode in the page description sphinxext-opengraph writes next.
+def plain_text_for_description(app, pagename, templatename, context, doctree):
+    """The page's text as a reader sees it, for the description sphinxext-opengraph writes
+    next.
 
     sphinxext-opengraph takes ``<meta name="description">`` from the first text of the
-    page's doctree, where an equation is its TeX (``Q^{-j}``).  By this event the page's
-    HTML is written, so the doctree's equations are replaced by their Unicode form
-    (``Q⁻ʲ``) for the description alone.
+    page's doctree, piece by piece: an equation is its TeX (``Q^{-j}``), and the spaces at
+    the edges of each piece are dropped and others put back by rule, so that a citation
+    reads "Duda et al.[ 2001](§2.9)". By this event the page's HTML is written, so for the
+    description alone the doctree's equations are replaced by their Unicode form (``Q⁻ʲ``)
+    and each paragraph by its text in one piece.
     """
     if doctree is None:
         return
@@ -261,6 +264,30 @@ def plain_math_for_description(app, pagename, templatename, context, doctree):
         text = " ".join(tex_to_text(f"${line}$") for line in node.astext().split("\n")
                         if line.strip())
         node.replace_self(nodes.inline(text=text))
+    for paragraph in doctree.findall(nodes.paragraph):
+        paragraph.children = [nodes.Text(" ".join(paragraph.astext().split()))]
+
+
+GENERATED_PAGE_DESCRIPTIONS = {
+    "genindex": "Every term the book indexes, with links to the pages that define it and use it.",
+    "search": "Search the whole text of the book: every chapter, exercise and appendix.",
+    "prf-prf": "The book's theorems and its other numbered statements, by label, each with "
+               "the page that states it.",
+}
+
+
+def generated_page_description(app, pagename, templatename, context, doctree):
+    """A description for the pages Sphinx writes without a source (the index, the search
+    page, the index of theorems), where sphinxext-opengraph writes none; and the head's
+    viewport tag once, where the layout writes it and docutils adds its own."""
+    metatags = context.get("metatags", "")
+    context["metatags"] = re.sub(r'\s*<meta name="viewport"[^>]*>', "", metatags)
+    if doctree is not None or 'name="description"' in metatags:
+        return
+    text = GENERATED_PAGE_DESCRIPTIONS.get(pagename)
+    if text is None:
+        text = f"{context.get('title', '')}: {app.config.html_title}"
+    context["metatags"] += f'\n<meta name="description" content="{html.escape(text)}" />'
 
 
 def lazy_images(app, doctree, docname):
@@ -443,7 +470,8 @@ def setup(app):
     app.connect("html-page-context", plain_print_title, priority=910)
     app.connect("doctree-resolved", math_in_doc_links)
     app.connect("doctree-resolved", lazy_images)
-    app.connect("html-page-context", plain_math_for_description, priority=400)
+    app.connect("html-page-context", plain_text_for_description, priority=400)
+    app.connect("html-page-context", generated_page_description, priority=600)
     app.connect("config-inited", site_name_from_title)
     app.connect("builder-inited", merge_drawn_alike_tokens)
     app.connect("builder-inited", accessible_translator, priority=600)
