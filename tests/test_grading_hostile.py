@@ -1298,22 +1298,10 @@ def test_a_grader_killed_while_a_sandbox_is_set_up_leaves_nothing_running(tmp_pa
     """bwrap binds itself to its parent only after it has forked the sandbox, and that fork
     waits for a word from bwrap before it goes on. A grader that dies in between leaves the
     fork waiting, idle, with nothing of a submission in it; the next batch kills it."""
-    import subprocess
-    import sys
-
-    from nbcourse.grading.sandbox import isolation
-
-    if not isolation().tree_limits:
-        pytest.skip("no sandbox cgroups here: " + "; ".join(isolation().problems))
-    script = ("import os\n"
-              "from nbcourse.grading.sandbox import Sandbox\n"
-              "box = Sandbox()\n"
-              "box.launch()\n"
-              "print(*box.cgroup.dirs, flush=True)\n"
-              "os._exit(0)\n")
-    grader = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            check=True, timeout=60)
-    dirs = grader.stdout.split()
+    dirs = _what_a_dead_grader_printed("from nbcourse.grading.sandbox import Sandbox\n"
+                                       "box = Sandbox()\n"
+                                       "box.launch()\n"
+                                       "print(*box.cgroup.dirs, flush=True)\n")
     left = set()
     deadline = time.monotonic() + 60  # a bound on waiting, not a timing check
     while time.monotonic() < deadline:
@@ -1324,6 +1312,21 @@ def test_a_grader_killed_while_a_sandbox_is_set_up_leaves_nothing_running(tmp_pa
     assert {_comm(p) for p in left} <= {"bwrap"}  # no kernel started: nothing of a submission
     _remove_stale_until_gone(dirs)
     assert all(_read_state(p) in ("gone", "Z") for p in left)
+
+
+def _what_a_dead_grader_printed(code):
+    """Run ``code`` in a grading process that then dies at once, leaving its sandbox cgroups
+    as a worker killed hard does; return what it printed, split into words."""
+    import subprocess
+    import sys
+
+    from nbcourse.grading.sandbox import isolation
+
+    if not isolation().tree_limits:
+        pytest.skip("no sandbox cgroups here: " + "; ".join(isolation().problems))
+    grader = subprocess.run([sys.executable, "-c", code + "import os\nos._exit(0)\n"],
+                            capture_output=True, text=True, check=True, timeout=60)
+    return grader.stdout.split()
 
 
 def _remove_stale_until_gone(dirs):
@@ -1347,26 +1350,17 @@ def _comm(pid):
 def test_the_next_batch_kills_what_a_hard_killed_one_left_in_its_cgroups():
     """Whatever is still in a sandbox cgroup whose grading process is gone is killed, and
     the cgroup removed, when grading next starts (``TreeLimits.remove_stale``)."""
-    import subprocess
-    import sys
+    from nbcourse.grading.sandbox import TreeLimits
 
-    from nbcourse.grading.sandbox import TreeLimits, isolation
-
-    if not isolation().tree_limits:
-        pytest.skip("no sandbox cgroups here: " + "; ".join(isolation().problems))
-    script = (
-        "import os, subprocess\n"
+    left, *dirs = _what_a_dead_grader_printed(
+        "import subprocess\n"
         "from nbcourse.grading.sandbox import Limits, TreeLimits\n"
         "group = TreeLimits(Limits())\n"
         "left = subprocess.Popen(['sleep', '600'], stdout=subprocess.DEVNULL,\n"
         "                        stderr=subprocess.DEVNULL, start_new_session=True)\n"
         "for procs in group.procs_files():\n"
         "    open(procs, 'w').write(str(left.pid))\n"
-        "print(left.pid, *group.dirs, flush=True)\n"
-        "os._exit(0)\n")
-    grader = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            check=True, timeout=60)
-    left, *dirs = grader.stdout.split()
+        "print(left.pid, *group.dirs, flush=True)\n")
     assert _read_state(int(left)) not in ("gone", "Z")  # the case under test
     assert all(os.path.isdir(d) for d in dirs)
     TreeLimits.remove_stale()
