@@ -179,7 +179,7 @@ def test_the_assets_of_sphinx_design_and_thebe_are_linked_only_where_they_are_us
     from docutils import nodes
     from docutils.utils import new_document
 
-    from tools.bookext import drop_unused_assets
+    from tools.bookext import drop_unused_assets, note_unused_assets
 
     for page in pages(built_book):
         text = page.read_text(encoding="utf-8")
@@ -193,7 +193,9 @@ def test_the_assets_of_sphinx_design_and_thebe_are_linked_only_where_they_are_us
         doctree += nodes.container(classes=classes)
         context = {key: [types.SimpleNamespace(filename=f"_static/{name}") for name in names]
                    for key, names in assets.items()}
-        drop_unused_assets(None, "page", "page.html", context, doctree)
+        app = types.SimpleNamespace(builder=types.SimpleNamespace(format="html"))
+        note_unused_assets(app, doctree, "page")  # at doctree-resolved
+        drop_unused_assets(app, "page", "page.html", context, doctree)  # at html-page-context
         left = {a.filename.split("/")[-1] for key in assets for a in context[key]}
         assert left == kept, (classes, left)
 

@@ -110,10 +110,25 @@ _UNUSED_ASSETS = (
 )
 
 
+def _unused_assets(doctree):
+    return tuple(name for uses, names in _UNUSED_ASSETS
+                 if doctree is None or not uses(doctree) for name in names)
+
+
+_UNUSED_ASSETS_OF_PAGE = {}
+
+
+def note_unused_assets(app, doctree, docname):
+    """Note which extensions' assets a page goes without while its doctree is as written:
+    by ``html-page-context`` plain_text_for_description has rewritten its paragraphs."""
+    if app.builder.format == "html":
+        _UNUSED_ASSETS_OF_PAGE[docname] = _unused_assets(doctree)
+
+
 def drop_unused_assets(app, pagename, templatename, context, doctree):
-    """Leave off a page the stylesheets and scripts of extensions it does not use."""
-    unused = tuple(name for uses, names in _UNUSED_ASSETS
-                   if doctree is None or not uses(doctree) for name in names)
+    """Leave off a page the stylesheets and scripts of extensions it does not use. It runs
+    after the themes' handlers, which add scripts to the page's list."""
+    unused = _unused_assets(None) if doctree is None else _UNUSED_ASSETS_OF_PAGE[pagename]
     if not unused:
         return
     for key in ("css_files", "script_files"):
@@ -470,6 +485,7 @@ def setup(app):
     app.connect("html-page-context", plain_print_title, priority=910)
     app.connect("doctree-resolved", math_in_doc_links)
     app.connect("doctree-resolved", lazy_images)
+    app.connect("doctree-resolved", note_unused_assets)
     app.connect("html-page-context", plain_text_for_description, priority=400)
     app.connect("html-page-context", generated_page_description, priority=600)
     app.connect("config-inited", site_name_from_title)
