@@ -33,6 +33,7 @@ from hostile import (
     PATCH_SYS_MODULES,
     READ_SECRETS,
     REPLAY_KILL,
+    SECRET_SEARCH,
     SPY,
     WORKER_ATTACK,
     code_cells,
@@ -317,14 +318,47 @@ def test_nothing_a_hidden_test_passes_or_expects_is_shown(assignment, tmp_path):
 # --- reading the tests or the solution --------------------------------------------------
 
 
+def _plant(path, source=EX_BINARY / "solution.ipynb"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, path)
+    return str(path)
+
+
 def test_the_secret_search_works_outside_the_sandbox(tmp_path):
-    """The attack is real: run in this process, it finds and runs the solution."""
+    """The attack is real: given a world without a sandbox, every clue it follows (a
+    process's command line and working folder, the environment, the working and home
+    folders, the interpreter's paths, a walk of the top folders) leads it to a copy of the
+    solution, which it runs.  The world is built here, in the test's own folder."""
     import numpy as np
 
+    world = tmp_path / "world"
+    proc = world / "proc" / "4242"
+    proc.mkdir(parents=True)
+    (proc / "cmdline").write_bytes(b"python\0" + str(world / "runner" / "grade.py").encode())
+    (proc / "cwd").symlink_to(world / "course-b")
+    (world / "cwd" / "sub").mkdir(parents=True)
+    expected = {
+        _plant(world / "runner" / "exercises" / "02-binary-discriminant" / "solution.ipynb"),
+        _plant(world / "course-b" / "02-binary-discriminant" / "solution.ipynb"),
+        _plant(world / "from-env" / "solution.ipynb"),
+        _plant(world / "cwd" / "exercises" / "02-binary-discriminant" / "solution.ipynb"),
+        _plant(world / "venv" / "solution.ipynb"),
+        _plant(world / "top" / "a" / "b" / "c" / "solution.ipynb"),
+        _plant(world / "home" / "assignment" / "tests.py", EX_BINARY / "tests.py"),
+    }
+    _plant(world / "top" / "other" / "solution.ipynb",  # another assignment's: not run
+           EX_BINARY.parent / "01-discrete-features" / "solution.ipynb")
     namespace = {"np": np}
-    exec(READ_SECRETS, namespace)
-    assert any(p.endswith("solution.ipynb") for p in namespace["stolen_paths"])
-    assert callable(namespace.get("log_odds_weights"))
+    exec(SECRET_SEARCH, namespace)
+    stolen = namespace["steal"](
+        proc=str(world / "proc"), environ={"COURSE": str(world / "from-env" / "x.txt")},
+        cwd=str(world / "cwd" / "sub"), home=str(world / "home"),
+        interpreter=[str(world / "venv" / "bin" / "python")], tops=[str(world / "top")],
+        world=str(world))
+    assert set(stolen) == expected
+    p, q = np.array([0.8, 0.6, 0.5]), np.array([0.2, 0.4, 0.5])
+    expected_w = np.log(p / (1 - p)) - np.log(q / (1 - q))  # Duda, Hart & Stork (2001), eq. 88
+    np.testing.assert_allclose(namespace["log_odds_weights"](p, q), expected_w)
 
 
 def test_reading_tests_or_solutions_from_disk_or_environment_scores_zero(assignment, tmp_path):
@@ -841,12 +875,17 @@ def test_cpu_limit_covers_children_in_their_own_sessions(tmp_path):
         box.close()
 
 
-def test_filling_the_scratch_directory_leaves_nothing_behind(level, assignment, tmp_path):
+def test_filling_the_scratch_directory_leaves_nothing_behind(level, assignment, tmp_path,
+                                                            monkeypatch):
     import tempfile
 
+    host_tmp = tmp_path / "host-tmp"
+    host_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(host_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", str(host_tmp))
     result = grade(assignment, solution_plus(FILL_SCRATCH, at=3), tmp_path)
     assert result.total == FULL
-    assert not [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("nbfill-")]
+    assert not list(tmp_path.rglob("nbfill-*"))
     again = grade(assignment, code_cells(EX_BINARY / "solution.ipynb"), tmp_path, name="next")
     assert again.total == FULL
 

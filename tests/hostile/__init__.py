@@ -207,59 +207,80 @@ except OSError as exc:
 """
 
 
-# Looks everywhere it can for the solution or the tests, and runs what it finds.
-READ_SECRETS = r'''
+# Looks everywhere it can for the solution or the tests, and runs what it finds.  The search
+# is one function of the world it looks at (the process table, the environment, the home and
+# working folders, the interpreter's paths, the top folders it walks), so that a test can
+# show it working on a world the test built; a kernel calls it on the world it is in.
+SECRET_SEARCH = r'''
 import os, json, sys
-roots = [os.getcwd(), os.path.expanduser("~"), os.path.realpath(sys.executable), *sys.path,
-         "/autograder", "/work", "/tmp"]
-roots += [v for v in os.environ.values() if v.startswith("/")]
-for pid in os.listdir("/proc"):
-    if pid.isdigit():
+
+def steal(proc, environ, cwd, home, interpreter, tops, world="/"):
+    """Paths of the solution or tests found from every clue, each solution run; nothing
+    outside ``world`` is looked at."""
+    roots = [cwd, home, *interpreter, *tops]
+    roots += [v for v in environ.values() if v.startswith("/")]
+    for pid in os.listdir(proc):
+        if pid.isdigit():
+            try:
+                with open(os.path.join(proc, pid, "cmdline"), "rb") as f:
+                    roots += [a.decode(errors="ignore") for a in f.read().split(b"\0")
+                              if a.startswith(b"/")]
+                roots.append(os.readlink(os.path.join(proc, pid, "cwd")))
+            except OSError:
+                pass
+    inside = lambda path: os.path.commonpath([world, path]) == world
+    candidates = set()
+    for root in roots:
+        path = os.path.abspath(root)
+        while inside(path):
+            for rel in ("exercises/02-binary-discriminant/solution.ipynb",
+                        "02-binary-discriminant/solution.ipynb", "solution.ipynb",
+                        "source/assignment/tests.py", "assignment/tests.py"):
+                candidates.add(os.path.join(path, rel))
+            if path == world:
+                break
+            path = os.path.dirname(path)
+    for top in tops:
+        for dirpath, dirnames, filenames in os.walk(top):
+            if dirpath.count(os.sep) - top.count(os.sep) > 6:
+                dirnames[:] = []
+            if "solution.ipynb" in filenames:
+                candidates.add(os.path.join(dirpath, "solution.ipynb"))
+    stolen = []
+    for path in sorted(candidates):
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                roots += [a.decode(errors="ignore") for a in f.read().split(b"\0") if a.startswith(b"/")]
-            roots.append(os.readlink(f"/proc/{pid}/cwd"))
-        except OSError:
+            if path.endswith(".ipynb"):
+                with open(path) as f:
+                    nb = json.load(f)
+                if nb.get("metadata", {}).get("nbcourse", {}).get("assignment") != "02-binary-discriminant":
+                    continue
+                ran = 0
+                for cell in nb["cells"]:
+                    src = "".join(cell["source"])
+                    if cell["cell_type"] == "code" and "check(" not in src and "import" not in src:
+                        try:
+                            exec(src, globals())
+                            ran += 1
+                        except Exception:
+                            pass
+                if ran:
+                    stolen.append(path)
+            elif os.path.exists(path):
+                stolen.append(path)
+        except Exception:
             pass
+    return stolen
+'''
+
+READ_SECRETS = SECRET_SEARCH + r'''
+_interpreter = [os.path.realpath(sys.executable), *sys.path]
 try:
     import nbcourse
-    roots.append(nbcourse.__file__)
+    _interpreter.append(nbcourse.__file__)
 except Exception:
     pass
-candidates = set()
-for root in roots:
-    path = os.path.abspath(root)
-    while True:
-        for rel in ("exercises/02-binary-discriminant/solution.ipynb",
-                    "02-binary-discriminant/solution.ipynb", "solution.ipynb",
-                    "source/assignment/tests.py", "assignment/tests.py"):
-            candidates.add(os.path.join(path, rel))
-        if path == "/":
-            break
-        path = os.path.dirname(path)
-for top in ("/work", "/tmp", "/autograder", "/root", "/home"):
-    for dirpath, dirnames, filenames in os.walk(top):
-        if dirpath.count(os.sep) > 6:
-            dirnames[:] = []
-        if "solution.ipynb" in filenames:
-            candidates.add(os.path.join(dirpath, "solution.ipynb"))
-stolen_paths = []
-for path in sorted(candidates):
-    try:
-        if path.endswith(".ipynb"):
-            with open(path) as f:
-                nb = json.load(f)
-            if nb.get("metadata", {}).get("nbcourse", {}).get("assignment") != "02-binary-discriminant":
-                continue
-            for cell in nb["cells"]:
-                src = "".join(cell["source"])
-                if cell["cell_type"] == "code" and "check(" not in src and "import" not in src:
-                    exec(src, globals())
-            stolen_paths.append(path)
-        elif os.path.exists(path):
-            stolen_paths.append(path)
-    except Exception:
-        pass
+stolen_paths = steal("/proc", os.environ, os.getcwd(), os.path.expanduser("~"), _interpreter,
+                     ["/autograder", "/work", "/tmp", "/root", "/home"])
 '''
 
 
