@@ -1309,28 +1309,34 @@ def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):
            str(tmp_path / "out"), "--workers", "2", "--cell-timeout", "60", str(subs)]
     batch = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)
+    owners, groups = {batch.pid}, set()  # this batch's workers and their sandboxes' cgroups
     try:
         deadline = time.monotonic() + 60
-        while len(_in_sandbox_cgroups()) < 8 and time.monotonic() < deadline:
+        while len(_in_sandbox_cgroups(groups)) < 8 and time.monotonic() < deadline:
+            owners |= set(_descendants_of(batch.pid))
+            groups |= _sandbox_groups_of(owners)
             time.sleep(0.2)
-        assert len(_in_sandbox_cgroups()) >= 8  # both kernels and their children spin
+        assert len(_in_sandbox_cgroups(groups)) >= 8  # both kernels and their children spin
     finally:
         batch.kill()
         batch.wait()
     # every kernel and every process of a submission dies with its worker; a sandbox that
     # was being set up as the worker died may stay, idle, until the next batch kills it
+    groups |= _sandbox_groups_of(owners)
     deadline = time.monotonic() + 60
-    while (left := [p for p in _in_sandbox_cgroups() if _comm(p) != "bwrap"]) and (
+    while (left := [p for p in _in_sandbox_cgroups(groups) if _comm(p) != "bwrap"]) and (
             time.monotonic() < deadline):
         time.sleep(0.1)
     assert left == []
     from nbcourse.grading.sandbox import TreeLimits
 
     deadline = time.monotonic() + 60
-    while (_in_sandbox_cgroups() or _leftovers()[1]) and time.monotonic() < deadline:
+    while (_in_sandbox_cgroups(groups) or _sandbox_groups_of(owners)) and (
+            time.monotonic() < deadline):
         TreeLimits.remove_stale()  # what the next batch does with what was left
         time.sleep(0.1)
-    assert _in_sandbox_cgroups() == []
+    assert _in_sandbox_cgroups(groups) == []
+    assert _sandbox_groups_of(owners) == set()
 
 
 def test_a_grader_killed_while_a_sandbox_is_set_up_leaves_nothing_running(tmp_path):
@@ -1407,9 +1413,22 @@ def test_the_next_batch_kills_what_a_hard_killed_one_left_in_its_cgroups():
     _remove_stale_until_gone(dirs)
 
 
-def _in_sandbox_cgroups():
-    """Processes in a sandbox cgroup under this process's memory cgroup."""
-    mine = _cgroups_of_this_process().get("memory", "").rstrip("/") + "/nbgrade-"
+def _sandbox_groups_of(owners):
+    """Names of the sandbox cgroups (``nbgrade-<pid>-<hex>``) under this process's memory
+    cgroup whose grading process is one of ``owners``: those of other grading runs on the
+    machine are left out."""
+    folder = "/sys/fs/cgroup/memory" + _cgroups_of_this_process().get("memory", "").rstrip("/")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return set()
+    return {n for n in names if n.startswith("nbgrade-") and n.split("-")[1].isdigit()
+            and int(n.split("-")[1]) in owners}
+
+
+def _in_sandbox_cgroups(groups):
+    """Processes in the sandbox cgroups named ``groups``."""
+    mine = _cgroups_of_this_process().get("memory", "").rstrip("/") + "/"
     found = []
     for pid in os.listdir("/proc"):
         try:
@@ -1417,9 +1436,10 @@ def _in_sandbox_cgroups():
                 text = f.read()
         except OSError:
             continue
-        if any(line.split(":", 2)[2].startswith(mine) for line in text.splitlines()
-               if ":memory:" in line):
-            found.append(int(pid))
+        for line in text.splitlines():
+            path = line.split(":", 2)[2] if ":memory:" in line else ""
+            if path.startswith(mine) and path[len(mine):].split("/")[0] in groups:
+                found.append(int(pid))
     return found
 
 
