@@ -14,7 +14,7 @@ import re
 from collections import Counter
 
 import pytest
-from test_browser import PageVisit, browser, server  # noqa: F401 - fixtures
+from pages import PageVisit
 
 from conftest import HTML, ROOT
 

@@ -8,65 +8,18 @@ figures, moving a control changes the displayed image.  A screenshot of each pag
 saved in ``_build/screenshots`` for a person to look at.
 """
 
-import functools
-import http.server
 import json
-import os
 import re
 import shutil
-import threading
-from pathlib import Path
 
 import pytest
+from pages import PageVisit
 
 from conftest import ROOT, toc_files
 
-CHROMIUM = Path(os.environ.get("NBCOURSE_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = ROOT / "_build" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 pytestmark = pytest.mark.browser
-
-
-def _browser_missing():
-    if not CHROMIUM.exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "Playwright is not installed"
-    return None
-
-
-@pytest.fixture(scope="module")
-def server(built_book):
-    handler = functools.partial(QuietHandler, directory=str(built_book))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def browser():
-    reason = _browser_missing()
-    if reason:
-        if os.environ.get("NBCOURSE_REQUIRE_BROWSER"):
-            pytest.fail(f"browser tests are required here but {reason}")
-        pytest.skip(f"browser tests skipped: {reason}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -75,37 +28,6 @@ def screenshots():
     SHOTS.mkdir(parents=True)
     print(f"\nscreenshots of every page: {SHOTS}")
     return SHOTS
-
-
-class PageVisit:
-    """A page opened in a fresh context that records errors and blocked requests."""
-
-    def __init__(self, browser, server, doc, color_scheme="light", width=1280):
-        self.context = browser.new_context(viewport={"width": width, "height": 900},
-                                           color_scheme=color_scheme)
-        self.errors, self.failed, self.blocked, self.requested = [], [], [], []
-        self.context.route("**/*", self._route(server))
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} {r.failure}"))
-        self.page.goto(f"{server}/{doc}.html", wait_until="load")
-        # the mathematics is typeset already; wait for the fonts it uses (polled, so that a
-        # page that redirects, such as index.html, is waited for after its navigation)
-        self.page.wait_for_function("() => document.fonts.status === 'loaded'", timeout=20_000)
-
-    def _route(self, server):
-        def handle(route):
-            self.requested.append(route.request.url)
-            if route.request.url.startswith(server):
-                route.continue_()
-            else:
-                self.blocked.append(route.request.url)
-                route.abort()
-        return handle
-
-    def close(self):
-        self.context.close()
 
 
 @pytest.mark.parametrize("doc", toc_files())

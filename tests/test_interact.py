@@ -19,6 +19,7 @@ import pytest  # noqa: E402
 import yaml  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from conftest import BROWSER_ARGS, CHROMIUM, skip_or_fail_without_browser  # noqa: E402
 from nbcourse import interact  # noqa: E402
 from nbcourse.interact import explore, parse_control, static_html  # noqa: E402
 from nbcourse.mime import EXPLORE  # noqa: E402
@@ -706,9 +707,7 @@ def test_nbval_passes_on_the_stored_outputs(executed_notebook):
 
 @pytest.mark.browser
 def test_moving_a_static_control_changes_the_image_in_chromium(tmp_path):
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium")
+    skip_or_fail_without_browser()
     from playwright.sync_api import sync_playwright
 
     fig = explore(swatch, n=(1, 3, 1), kind=["x", "y"], **SMALL)
@@ -716,8 +715,8 @@ def test_moving_a_static_control_changes_the_image_in_chromium(tmp_path):
     page_file = tmp_path / "explore.html"
     page_file.write_text(f"<!doctype html><html><body>{fig.html}</body></html>")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(chromium), headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                    args=BROWSER_ARGS)
         try:
             page = browser.new_page()
             requests, errors = [], []
@@ -818,10 +817,9 @@ def test_bad_labels_and_alt_are_named(kwargs, error, message):
         explore(shade, theta_j=(0.25, 0.75, 0.25), K=[2], **kwargs, **SMALL)
 
 
+@pytest.mark.browser
 def test_every_control_works_by_keyboard_and_reads_sensibly_in_chromium(tmp_path):
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium")
+    skip_or_fail_without_browser()
     from playwright.sync_api import sync_playwright
 
     fig = explore(shade, theta_j=(0.25, 0.75, 0.25), K=[3, 2], _labels={"K": "K"}, **SMALL)
@@ -829,8 +827,8 @@ def test_every_control_works_by_keyboard_and_reads_sensibly_in_chromium(tmp_path
     page_file.write_text(f'<!doctype html><html lang="en"><body>{fig.html}</body></html>',
                          encoding="utf-8")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(chromium), headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                    args=BROWSER_ARGS)
         try:
             page = browser.new_page()
             page.goto(page_file.as_uri())

@@ -26,17 +26,15 @@ from pathlib import Path
 
 import pytest
 
+from conftest import BROWSER_ARGS, CHROMIUM, skip_or_fail_without_browser
 from tools import build_student_tree as bst
 
 ROOT = Path(__file__).resolve().parent.parent
 
-CHROMIUM = Path(os.environ.get("NBCOURSE_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = ROOT / "_build" / "screenshots" / "jupyterlab"
 CHAPTER = "book/part1/04_explore_binary_discriminant.ipynb"
 ASSIGNMENT = "exercises/02-binary-discriminant/02-binary-discriminant.ipynb"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+ARGS = [*BROWSER_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 MYST_LEFT = ("{glue", "```{", ":::{", "{doc}", "{eq}", "{numref}", "{cite", "{prf:",
              "{assignment}", ":label:", ":class: dropdown")
 
@@ -51,17 +49,6 @@ SETTINGS = {
 }
 
 
-def _missing():
-    if not CHROMIUM.exists():
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    for module in ("playwright.sync_api", "jupyterlab"):
-        try:
-            __import__(module)
-        except ImportError:
-            return f"{module} is not installed (make .venv/.installed installs it)"
-    return None
-
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -70,11 +57,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    reason = _missing()
-    if reason:
-        if os.environ.get("NBCOURSE_REQUIRE_BROWSER"):
-            pytest.fail(f"browser tests are required here but {reason}")
-        pytest.skip(f"JupyterLab test skipped: {reason}")
+    skip_or_fail_without_browser("jupyterlab")
     base = tmp_path_factory.mktemp("lab")
     tree = bst.build(base / "student")
     settings = base / "settings"

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 
 import pytest
-from test_browser import PageVisit, browser, server  # noqa: F401 - fixtures
+from pages import PageVisit
 
 LONG_CHAPTER = "book/part2/04_experiments"
 A4_WIDTH_PT = 595.28

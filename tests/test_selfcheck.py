@@ -3,10 +3,10 @@
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
+from conftest import BROWSER_ARGS, CHROMIUM, skip_or_fail_without_browser
 from nbcourse.mime import SELFCHECK
 from nbcourse.selfcheck import INERT_NOTE, Question, choice, number
 
@@ -105,9 +105,7 @@ def test_bad_input_is_named(call, error, message):
 
 @pytest.mark.browser
 def test_right_and_wrong_answers_get_feedback_in_chromium_offline(tmp_path):
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium")
+    skip_or_fail_without_browser()
     from playwright.sync_api import sync_playwright
 
     q1 = choice("Which model sums to one over one-hot codes?", ["categorical", "PoB"], right=0,
@@ -119,8 +117,8 @@ def test_right_and_wrong_answers_get_feedback_in_chromium_offline(tmp_path):
                          f"<main>{q1._repr_html_()}{q2._repr_html_()}</main></body></html>",
                          encoding="utf-8")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(chromium), headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                    args=BROWSER_ARGS)
         try:
             page = browser.new_page()
             requests, errors = [], []
@@ -163,9 +161,7 @@ def test_right_and_wrong_answers_get_feedback_in_chromium_offline(tmp_path):
 def test_a_question_that_cannot_run_says_how_to_make_it_work(tmp_path, scripts):
     """Jupyter shows a stored output of a notebook that has not run without its script: the
     question then says how to make it work; where the script runs, that line is gone."""
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium")
+    skip_or_fail_without_browser()
     from playwright.sync_api import sync_playwright
 
     q = number("0.7 × 0.8 = ?", 0.56, tolerance=0.005)
@@ -173,8 +169,8 @@ def test_a_question_that_cannot_run_says_how_to_make_it_work(tmp_path, scripts):
     page_file.write_text('<!doctype html><html lang="en"><head><title>q</title></head><body>'
                          f"<main>{q._repr_html_()}</main></body></html>", encoding="utf-8")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(chromium), headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                    args=BROWSER_ARGS)
         try:
             page = browser.new_page(java_script_enabled=scripts)
             page.goto(page_file.as_uri())
