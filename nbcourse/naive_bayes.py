@@ -9,9 +9,10 @@
 
 Both follow scikit-learn's conventions: ``fit`` returns the estimator,
 attributes learned from data end in ``_`` (``classes_``, ``class_count_``,
-``class_log_prior_``, ``feature_log_prob_``, ...), all arithmetic is in log space,
-and ``predict_log_proba`` / ``predict_proba`` / ``predict`` are written once in a
-shared base class on top of each model's joint log likelihood.  They declare
+``class_log_prior_``, ``feature_log_prob_``, ...) and all arithmetic is in log space.
+``fit``, ``predict_log_proba``, ``predict_proba`` and ``predict`` are written once, in a
+shared base class, on top of each model's counts, parameters and joint log likelihood
+(the shape of scikit-learn's ``_BaseDiscreteNB``).  They declare
 their input tags as scikit-learn's own ``CategoricalNB`` and ``BernoulliNB`` do,
 raise ``NotFittedError`` before ``fit``, keep ``n_features_in_`` and
 ``feature_names_in_``, and pass scikit-learn's estimator checks
@@ -175,7 +176,7 @@ def _as_labels(y, n_samples, estimator):
 
 
 class _DiscreteNB(ClassifierMixin, BaseEstimator):
-    """Fit and predict once for every naive Bayes model of the course.
+    """``fit`` and the predict methods, written once for every naive Bayes model.
 
     ``fit`` validates ``X`` and ``y`` (with scikit-learn's bookkeeping:
     ``n_features_in_``, ``feature_names_in_``), turns the labels into one-hot class
@@ -245,8 +246,8 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X
-            As ``_check_entries`` returned it; ``X.shape[0]`` is N.
+        X : numpy.ndarray or numpy.ma.MaskedArray, shape (N, n_features)
+            As ``_check_entries`` returned it.
         Y : array_like, shape (N, C)
         classes : numpy.ndarray, shape (C,)
             Sorted class labels, the columns of ``Y``.
