@@ -165,28 +165,18 @@ class MissingCategoricalNB(CategoricalNB):
         codes, mask = _split_missing(X, _check_missing(self.missing), "X")
         if not reset:
             check_codes_below(codes, self.n_categories_, "X", "learned in fit")
-        return codes, mask
+        return np.ma.MaskedArray(codes, mask)
 
-    def fit(self, X, y):
-        """Count categories per class over the available cases; return ``self``.
-
-        Parameters
-        ----------
-        X : array_like, shape (N, n_features)
-            Codes ``0..V_j-1``, or ``missing``.
-        y : array_like, shape (N,)
-        """
-        (codes, mask), y = self._check_input(X, reset=True, y=y)
-        Y = self._fit_classes(y)
-        self.n_categories_ = self._n_values_of(codes).astype(np.int64)  # a missing code reads 0
+    def _count(self, X, Y):
+        """``category_count_`` over the available cases (a missing code reads 0 in ``X.data``)."""
+        codes, observed = X.data, ~np.ma.getmaskarray(X)
+        self.n_categories_ = self._n_values_of(codes).astype(np.int64)
         self.category_count_ = [
-            Y.T @ (np.eye(V)[codes[:, j]] * ~mask[:, j, None])
+            Y.T @ (np.eye(V)[codes[:, j]] * observed[:, j, None])
             for j, V in enumerate(self.n_categories_)]
-        self.feature_log_prob_ = [self._log_theta(N_cv) for N_cv in self.category_count_]
-        return self
 
     def _joint_log_likelihood(self, X):
-        codes, mask = X
+        codes, mask = X.data, np.ma.getmaskarray(X)
         jll = np.tile(self.class_log_prior_, (codes.shape[0], 1))
         for j, log_theta in enumerate(self.feature_log_prob_):
             jll = jll + np.where(mask[:, j, None], 0.0, log_theta[:, codes[:, j]].T)
@@ -244,29 +234,23 @@ class MissingProductOfBernoullisNB(ProductOfBernoullisNB):
             idx = tuple(int(i) for i in np.argwhere(bits > 1)[0])
             raise ValueError(f"X must contain only 0, 1 and missing={self.missing}; "
                              f"entry {idx} is {int(bits[idx])}")
-        return bits, mask
+        return np.ma.MaskedArray(bits, mask)
 
-    def fit(self, X, y):
-        """Count the bits that are on, and those observed, per class; return ``self``.
+    def _count(self, X, Y):
+        """``feature_count_`` (``N_ci1``) and ``observed_count_`` (``N_ci``) over the observed bits."""
+        observed = ~np.ma.getmaskarray(X)
+        self.feature_count_ = Y.T @ (X.data * observed)
+        self.observed_count_ = Y.T @ observed.astype(float)
 
-        Parameters
-        ----------
-        X : array_like, shape (N, n_features)
-            0, 1 or ``missing``.
-        y : array_like, shape (N,)
-        """
-        (bits, mask), y = self._check_input(X, reset=True, y=y)
-        Y = self._fit_classes(y)
-        self.feature_count_ = Y.T @ (bits * ~mask)
-        self.observed_count_ = Y.T @ (~mask).astype(float)
+    def _update_feature_log_prob(self, alpha):
+        """``ln p_ci`` and ``ln(1 - p_ci)`` from ``N_ci1`` of the ``N_ci`` rows observing bit ``i``."""
         self.feature_log_prob_, self.feature_log_prob_neg_ = log_bernoulli_smoothed(
-            self.feature_count_, self.observed_count_, self.alpha_)
-        return self
+            self.feature_count_, self.observed_count_, alpha)
 
     def _joint_log_likelihood(self, X):
-        bits, mask = X
-        return (log_likelihood_bits(bits, self.feature_log_prob_, self.feature_log_prob_neg_,
-                                    observed=~mask) + self.class_log_prior_)
+        observed = ~np.ma.getmaskarray(X)
+        return (log_likelihood_bits(X.data, self.feature_log_prob_, self.feature_log_prob_neg_,
+                                    observed=observed) + self.class_log_prior_)
 
 
 # --- encoding and the baselines -------------------------------------------------------------

@@ -9,9 +9,10 @@
 
 Both follow scikit-learn's conventions: ``fit`` returns the estimator,
 attributes learned from data end in ``_`` (``classes_``, ``class_count_``,
-``class_log_prior_``, ``feature_log_prob_``, ...), all arithmetic is in log space,
-and ``predict_log_proba`` / ``predict_proba`` / ``predict`` are written once in a
-shared base class on top of each model's joint log likelihood.  They declare
+``class_log_prior_``, ``feature_log_prob_``, ...) and all arithmetic is in log space.
+``fit``, ``predict_log_proba``, ``predict_proba`` and ``predict`` are written once, in a
+shared base class, on top of each model's counts, parameters and joint log likelihood
+(the shape of scikit-learn's ``_BaseDiscreteNB``).  They declare
 their input tags as scikit-learn's own ``CategoricalNB`` and ``BernoulliNB`` do,
 raise ``NotFittedError`` before ``fit``, keep ``n_features_in_`` and
 ``feature_names_in_``, and pass scikit-learn's estimator checks
@@ -57,6 +58,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._logspace import log_normalise
 from ._validation import (
+    _describe,
     as_real_array,
     check_alpha,
     check_binary,
@@ -174,13 +176,24 @@ def _as_labels(y, n_samples, estimator):
 
 
 class _DiscreteNB(ClassifierMixin, BaseEstimator):
-    """Fit the class priors and turn a joint log likelihood into predictions.
+    """``fit`` and the predict methods, written once for every naive Bayes model.
 
-    Subclasses implement ``_check_entries(X, reset)`` (the model's own check of
-    the values in a 2-d array, at fit or predict time) and ``_joint_log_likelihood(X)`` returning
-    ``ln P(x | c) + ln P(c)``, shape (N, C).  Every public method validates its
-    input here, with scikit-learn's bookkeeping (``n_features_in_``,
-    ``feature_names_in_``, :class:`~sklearn.exceptions.NotFittedError`).
+    ``fit`` validates ``X`` and ``y`` (with scikit-learn's bookkeeping:
+    ``n_features_in_``, ``feature_names_in_``), turns the labels into one-hot class
+    memberships ``Y`` of shape (N, C), checks the smoothing ``alpha`` (kept as ``alpha_``)
+    and sets ``classes_``, ``class_count_ = Σ_i Y_ic`` and the priors
+    ``class_log_prior_ = ln(N_c / N)``.  The predict methods normalise the joint log
+    likelihood.  As in scikit-learn's ``_BaseDiscreteNB``, a model supplies only
+
+    * ``_check_entries(X, reset)``: its check of the values of a 2-d array, at fit
+      (``reset=True``) or predict time; what it returns is the ``X`` of the hooks below;
+    * ``_count(X, Y)``: its sufficient statistics, sums over the rows of ``X`` weighted by
+      the columns of ``Y`` (a row counts as ``Y_ic`` of a row of class ``c``);
+    * ``_update_feature_log_prob(alpha)``: its parameters from those statistics;
+    * ``_joint_log_likelihood(X)``: ``ln P(x | c) + ln P(c)``, shape (N, C).
+
+    Nothing in the hooks asks for ``Y`` to be 0/1: :meth:`_fit_memberships` fits from any
+    non-negative memberships, such as the responsibilities of an EM step.
     """
 
     def __sklearn_tags__(self):
@@ -206,14 +219,61 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
         arr = self._check_entries(arr, reset)
         return (arr, y) if reset else arr
 
-    def _fit_classes(self, y):
-        """Set ``classes_``, ``class_count_``, ``class_log_prior_``; return one-hot labels (N, C)."""
+    def fit(self, X, y):
+        """Count the classes and the model's statistics, and compute its smoothed parameters.
+
+        Parameters
+        ----------
+        X : array_like, shape (N, n_features)
+            The model's input (see the class description).
+        y : array_like, shape (N,)
+            Class labels, at least two classes.
+
+        Returns
+        -------
+        self
+        """
+        X, y = self._check_input(X, reset=True, y=y)
+        classes, y_index = np.unique(y, return_inverse=True)
+        return self._fit_memberships(X, np.eye(classes.size)[y_index], classes)
+
+    def _fit_memberships(self, X, Y, classes):
+        """Fit from the checked ``X`` and the class memberships ``Y``, shape (N, C).
+
+        ``Y[i, c] >= 0`` is how much row ``i`` counts for class ``classes[c]``: one-hot rows
+        for labels, fractions for soft memberships (the responsibilities of an EM step).
+        So ``class_count_ = Y.sum(axis=0)``, and every count of the model is weighted by ``Y``.
+
+        Parameters
+        ----------
+        X : numpy.ndarray or numpy.ma.MaskedArray, shape (N, n_features)
+            As ``_check_entries`` returned it.
+        Y : array_like, shape (N, C)
+        classes : numpy.ndarray, shape (C,)
+            Sorted class labels, the columns of ``Y``.
+
+        Returns
+        -------
+        self
+        """
         self.alpha_ = check_alpha(self.alpha)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        Y = np.eye(self.classes_.size)[y_index]
+        Y = np.asarray(Y, dtype=np.float64)
+        if Y.shape != (X.shape[0], len(classes)):
+            raise ValueError(
+                f"Y must have shape ({X.shape[0]}, {len(classes)}), a row per row of X "
+                f"and a column per class, got shape {Y.shape}"
+            )
+        if not (np.isfinite(Y) & (Y >= 0)).all() or not Y.any():
+            raise ValueError(
+                f"Y must contain finite memberships >= 0, not all zero, got {_describe(Y)}"
+            )
+        self.classes_ = classes
         self.class_count_ = Y.sum(axis=0)
-        self.class_log_prior_ = np.log(self.class_count_) - np.log(self.class_count_.sum())
-        return Y
+        with np.errstate(divide="ignore"):  # a class of weight 0 has prior 0
+            self.class_log_prior_ = np.log(self.class_count_) - np.log(self.class_count_.sum())
+        self._count(X, Y)
+        self._update_feature_log_prob(self.alpha_)
+        return self
 
     def _n_values_of(self, X):
         """Number of values of each feature: ``n_values`` if given (every code of ``X`` must be
@@ -319,31 +379,14 @@ class CategoricalNB(_DiscreteNB):
         self.alpha = alpha
         self.n_values = n_values
 
-    def fit(self, X, y):
-        """Count categories per class and compute smoothed log probabilities.
+    def _count(self, X, Y):
+        """``n_categories_`` and ``category_count_``: ``N_cjv = Σ_i Y_ic [x_ij = v]``."""
+        self.n_categories_ = self._n_values_of(X).astype(np.int64)
+        self.category_count_ = [Y.T @ np.eye(V)[X[:, j]] for j, V in enumerate(self.n_categories_)]
 
-        Parameters
-        ----------
-        X : array_like, shape (N, n_features)
-            Non-negative integer codes.
-        y : array_like, shape (N,)
-            Class labels, at least two classes.
-
-        Returns
-        -------
-        self
-        """
-        X, y = self._check_input(X, reset=True, y=y)
-        Y = self._fit_classes(y)
-        n_cat = self._n_values_of(X)
-        self.n_categories_ = n_cat.astype(np.int64)
-        self.category_count_ = [Y.T @ np.eye(V)[X[:, i]] for i, V in enumerate(self.n_categories_)]
-        self.feature_log_prob_ = [self._log_theta(N_cv) for N_cv in self.category_count_]
-        return self
-
-    def _log_theta(self, N_cv):
-        """``ln[(N_cv + α) / (N_c + α V)]`` for one feature, shape (C, V)."""
-        return log_lidstone(N_cv, self.alpha_)
+    def _update_feature_log_prob(self, alpha):
+        """``feature_log_prob_``: ``ln[(N_cjv + α) / (N_cj + α V_j)]`` for every feature."""
+        self.feature_log_prob_ = [log_lidstone(N_cv, alpha) for N_cv in self.category_count_]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -433,26 +476,14 @@ class ProductOfBernoullisNB(_DiscreteNB):
         tags.input_tags.positive_only = self.binarize is None
         return tags
 
-    def fit(self, X, y):
-        """Count the bits that are on per class and compute smoothed log probabilities.
+    def _count(self, X, Y):
+        """``feature_count_``: ``N_cj1 = Σ_i Y_ic b_ij``."""
+        self.feature_count_ = Y.T @ X
 
-        Parameters
-        ----------
-        X : array_like, shape (N, n_features)
-            0/1 entries, the bits ``b_i`` (any real numbers if ``binarize`` is set).
-        y : array_like, shape (N,)
-            Class labels, at least two classes.
-
-        Returns
-        -------
-        self
-        """
-        B, y = self._check_input(X, reset=True, y=y)
-        Y = self._fit_classes(y)
-        self.feature_count_ = Y.T @ B
+    def _update_feature_log_prob(self, alpha):
+        """``ln p_cj`` and ``ln(1 - p_cj)`` from ``N_cj1`` of the ``N_c`` rows of each class."""
         self.feature_log_prob_, self.feature_log_prob_neg_ = log_bernoulli_smoothed(
-            self.feature_count_, self.class_count_[:, None], self.alpha_)
-        return self
+            self.feature_count_, self.class_count_[:, None], alpha)
 
     def _check_entries(self, X, reset):
         if self.binarize is None:
@@ -557,30 +588,18 @@ class FullJointNB(_DiscreteNB):
         tags.input_tags.positive_only = True
         return tags
 
-    def fit(self, X, y):
-        """Count the rows of each class in each cell and compute smoothed log probabilities.
-
-        Parameters
-        ----------
-        X : array_like, shape (N, n_features)
-            Non-negative integer codes.
-        y : array_like, shape (N,)
-            Class labels, at least two classes.
-
-        Returns
-        -------
-        self
-        """
-        X, y = self._check_input(X, reset=True, y=y)
-        Y = self._fit_classes(y)
+    def _count(self, X, Y):
+        """``n_categories_`` and ``cell_count_``: ``N_cm = Σ_i Y_ic [m(x_i) = m]``."""
         n_cat = self._n_values_of(X)
         n_cells = _n_cells(n_cat)
         self.n_categories_ = n_cat.astype(np.int64)
         cells = self.cells(X)
         self.cell_count_ = np.stack(
             [np.bincount(cells, weights=Y[:, c], minlength=n_cells) for c in range(Y.shape[1])])
-        self.cell_log_prob_ = log_lidstone(self.cell_count_, self.alpha_)
-        return self
+
+    def _update_feature_log_prob(self, alpha):
+        """``cell_log_prob_``: ``ln[(N_cm + α) / (N_c + α M)]``."""
+        self.cell_log_prob_ = log_lidstone(self.cell_count_, alpha)
 
     def cells(self, X):
         """The cell index ``m(x) = numpy.ravel_multi_index(x, n_categories_)`` of each row.

@@ -192,6 +192,10 @@ class MultinomialNB(_DiscreteNB):
     is the exact posterior.  It agrees with scikit-learn's
     ``MultinomialNB(alpha=α, force_alpha=True)``.
 
+    ``X`` holds word counts (e.g. from :func:`count_matrix`); as in scikit-learn, any
+    non-negative finite numbers are accepted, so fractional counts (tf-idf weights) give
+    the same formula with real ``x_w``.
+
     Parameters
     ----------
     alpha : float, default 1.0
@@ -229,27 +233,13 @@ class MultinomialNB(_DiscreteNB):
         tags.input_tags.positive_only = True
         return tags
 
-    def fit(self, X, y):
-        """Add up the word counts of each class and compute smoothed log probabilities.
-
-        Parameters
-        ----------
-        X : array_like, shape (N, V)
-            Word counts (e.g. from :func:`count_matrix`); as in scikit-learn, any
-            non-negative finite numbers are accepted, so fractional counts (tf-idf
-            weights) give the same formula with real ``x_w``.
-        y : array_like, shape (N,)
-            Class labels, at least two classes.
-
-        Returns
-        -------
-        self
-        """
-        X, y = self._check_input(X, reset=True, y=y)
-        Y = self._fit_classes(y)
+    def _count(self, X, Y):
+        """``feature_count_``: ``N_cw = Σ_i Y_ic x_iw``."""
         self.feature_count_ = Y.T @ X
-        self.feature_log_prob_ = log_lidstone(self.feature_count_, self.alpha_)
-        return self
+
+    def _update_feature_log_prob(self, alpha):
+        """``feature_log_prob_``: ``ln[(N_cw + α) / (N_c + α V)]``."""
+        self.feature_log_prob_ = log_lidstone(self.feature_count_, alpha)
 
     def _check_entries(self, X, reset):
         X = as_real_array(X, "X")

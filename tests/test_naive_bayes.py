@@ -24,8 +24,10 @@ from nbcourse.encoding import (
     one_hot_groups,
     variance_inflation_factors,
 )
-from nbcourse.naive_bayes import CategoricalNB, ProductOfBernoullisNB
+from nbcourse.missing import MissingCategoricalNB, MissingProductOfBernoullisNB
+from nbcourse.naive_bayes import CategoricalNB, FullJointNB, ProductOfBernoullisNB, _DiscreteNB
 from nbcourse.posteriors import log_posterior_categorical, log_posterior_pob
+from nbcourse.text import MultinomialNB
 
 ALPHAS = [1e-10, 1e-4, 0.3, 1.0, 2.5]
 FAST = settings(max_examples=200, deadline=None)
@@ -461,3 +463,97 @@ def test_input_tags_as_scikit_learns_discrete_naive_bayes():
             get_tags(model).classifier_tags.poor_score
             == get_tags(BernoulliNB()).classifier_tags.poor_score
         )
+
+
+# --- one fit: a model is its hooks ------------------------------------------------------------
+
+
+class SharedVarianceGaussianNB(_DiscreteNB):
+    """Gaussian naive Bayes with one variance per feature shared by the classes, written as
+    the hooks of the base: no fit of its own.  ``alpha`` is added to the variance."""
+
+    def __init__(self, alpha=0.0):
+        self.alpha = alpha
+
+    def _check_entries(self, X, reset):
+        return np.asarray(X, dtype=np.float64)
+
+    def _count(self, X, Y):
+        self.sum_, self.sum_sq_ = Y.T @ X, Y.T @ X**2
+
+    def _update_feature_log_prob(self, alpha):
+        self.theta_ = self.sum_ / self.class_count_[:, None]
+        within = self.sum_sq_ - self.class_count_[:, None] * self.theta_**2  # Σ_i Y_ic (x - μ_c)²
+        self.var_ = within.sum(axis=0) / self.class_count_.sum() + alpha
+
+    def _joint_log_likelihood(self, X):
+        sq = (X[:, None, :] - self.theta_[None]) ** 2 / self.var_
+        return -0.5 * (sq + np.log(2 * np.pi * self.var_)).sum(axis=2) + self.class_log_prior_
+
+
+def test_a_model_written_as_its_hooks_fits_and_predicts():
+    # class a: 0, 2 (mean 1); class b: 4, 6, 5 (mean 5); squared deviations 1+1 and 1+1+0,
+    # so the shared variance is 4/5, and 1 with alpha = 0.2; priors 2/5 and 3/5.
+    # At x = 3 the likelihoods are equal: P(a | 3) = 2/5.  At x = 4 the log likelihood
+    # ratio a : b is (-(4-1)² + (4-5)²) / 2 = -4: P(a | 4) = 1 / (1 + (3/2) e^4).
+    assert "fit" not in vars(SharedVarianceGaussianNB)
+    X, y = [[0.0], [2.0], [4.0], [6.0], [5.0]], ["a", "a", "b", "b", "b"]
+    m = SharedVarianceGaussianNB(alpha=0.2)
+    assert m.fit(X, y) is m
+    assert_array_equal(m.classes_, ["a", "b"])
+    assert_array_equal(m.class_count_, [2.0, 3.0])
+    assert_allclose(m.theta_, [[1.0], [5.0]], rtol=1e-15)
+    assert_allclose(m.var_, [1.0], rtol=1e-15)
+    assert m.alpha_ == 0.2 and m.n_features_in_ == 1
+    p_a = 1 / (1 + 1.5 * np.exp(4.0))
+    assert_allclose(m.predict_proba([[3.0], [4.0]]), [[0.4, 0.6], [p_a, 1 - p_a]], rtol=1e-13)
+    assert_array_equal(m.predict([[0.0], [3.0]]), ["a", "b"])
+    with pytest.raises(ValueError, match="alpha must be a finite number >= 0, got -1.0"):
+        SharedVarianceGaussianNB(alpha=-1.0).fit(X, y)
+    with pytest.raises(ValueError, match="X has 2 features, but SharedVarianceGaussianNB is "
+                                         "expecting 1 features as input"):
+        m.predict([[0.0, 1.0]])
+
+
+def test_fractional_memberships_weight_every_count():
+    # rows x = 0, 1, 1 belong to classes (u, v) with weights (1, 0), (1/2, 1/2), (1/4, 3/4):
+    # N_u = 1.75, N_v = 1.25; N_u0 = 1, N_u1 = 0.75, N_v0 = 0, N_v1 = 1.25.
+    m = CategoricalNB(alpha=1.0).fit([[0], [1], [1]], ["u", "v", "v"])
+    Y = [[1.0, 0.0], [0.5, 0.5], [0.25, 0.75]]
+    assert m._fit_memberships(np.array([[0], [1], [1]]), Y, m.classes_) is m
+    assert_array_equal(m.class_count_, [1.75, 1.25])
+    assert_allclose(np.exp(m.class_log_prior_), [1.75 / 3, 1.25 / 3], rtol=1e-15)
+    assert_array_equal(m.category_count_[0], [[1.0, 0.75], [0.0, 1.25]])
+    assert_allclose(np.exp(m.feature_log_prob_[0]),
+                    [[2 / 3.75, 1.75 / 3.75], [1 / 3.25, 2.25 / 3.25]], rtol=1e-15)
+    # P(u | x = 0) = (1.75/3)(2/3.75) / [(1.75/3)(2/3.75) + (1.25/3)(1/3.25)]
+    pu, pv = 1.75 * 2 / 3.75, 1.25 / 3.25
+    assert_allclose(m.predict_proba([[0]]), [[pu / (pu + pv), pv / (pu + pv)]], rtol=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("Y", "match"),
+    [
+        ([[1.0, 0.0], [0.0, 1.0]], r"Y must have shape \(3, 2\), a row per row of X and a "
+                                   r"column per class, got shape \(2, 2\)"),
+        ([[1.0], [0.0], [1.0]], r"Y must have shape \(3, 2\).*got shape \(3, 1\)"),
+        ([[1.0, 0.0], [-0.5, 1.5], [0.0, 1.0]], "Y must contain finite memberships >= 0"),
+        ([[1.0, 0.0], [np.nan, 1.0], [0.0, 1.0]], "Y must contain finite memberships >= 0"),
+        (np.zeros((3, 2)), "Y must contain finite memberships >= 0, not all zero"),
+    ],
+)
+def test_bad_memberships_are_refused_by_name(Y, match):
+    m = CategoricalNB().fit([[0], [1], [1]], ["u", "v", "v"])
+    with pytest.raises(ValueError, match=match):
+        m._fit_memberships(np.array([[0], [1], [1]]), Y, m.classes_)
+
+
+def test_fit_is_written_once():
+    models = [CategoricalNB, ProductOfBernoullisNB, FullJointNB, MultinomialNB,
+              MissingCategoricalNB, MissingProductOfBernoullisNB]
+    for model in models:
+        assert issubclass(model, _DiscreteNB)
+        assert callable(model._count) and callable(model._update_feature_log_prob)
+        for cls in model.__mro__[: model.__mro__.index(_DiscreteNB)]:
+            assert "fit" not in vars(cls), f"{cls.__name__} defines fit"
+    assert "fit" in vars(_DiscreteNB)
