@@ -74,6 +74,7 @@ __all__ = [
     "CategoricalNB",
     "DevianceTest",
     "FullJointNB",
+    "NaiveBayes",
     "ProductOfBernoullisNB",
     "conditional_independence_test",
 ]
@@ -175,7 +176,7 @@ def _as_labels(y, n_samples, estimator):
     return check_labels(arr, n_samples)
 
 
-class _DiscreteNB(ClassifierMixin, BaseEstimator):
+class NaiveBayes(ClassifierMixin, BaseEstimator):
     """``fit`` and the predict methods, written once for every naive Bayes model.
 
     ``fit`` validates ``X`` and ``y`` (with scikit-learn's bookkeeping:
@@ -331,7 +332,7 @@ class _DiscreteNB(ClassifierMixin, BaseEstimator):
 # --- categorical naive Bayes -----------------------------------------------------------------
 
 
-class CategoricalNB(_DiscreteNB):
+class CategoricalNB(NaiveBayes):
     """Naive Bayes with one categorical distribution per feature and class.
 
     ``P(x | c) = Π_j θ_{j, x_j, c}`` with ``θ_{j,v,c} = (N_cjv + α) / (N_c + α V_j)``
@@ -420,7 +421,7 @@ def _check_threshold(t, name):
     return float(t)
 
 
-class ProductOfBernoullisNB(_DiscreteNB):
+class ProductOfBernoullisNB(NaiveBayes):
     """Naive Bayes treating every column of a 0/1 table as an independent bit.
 
     ``P(b | c) = Π_j p_cj^{b_j} (1 - p_cj)^{1 - b_j}`` with
@@ -520,7 +521,7 @@ def _n_cells(n_values) -> int:
     return n_cells
 
 
-class FullJointNB(_DiscreteNB):
+class FullJointNB(NaiveBayes):
     """Bayes' rule with the full joint distribution of the features in each class.
 
     The feature vector ``x`` (codes ``x_j < V_j``) is read as one categorical

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ._validation import _describe, as_real_array, check_int
-from .naive_bayes import _DiscreteNB, _refuse_negative
+from .naive_bayes import NaiveBayes, _refuse_negative
 from .smoothing import log_lidstone
 
 __all__ = ["TOKEN_PATTERN", "MultinomialNB", "build_vocabulary", "count_matrix", "tokenize"]
@@ -176,7 +176,7 @@ def count_matrix(docs, vocabulary: Sequence[str]) -> np.ndarray:
     return X
 
 
-class MultinomialNB(_DiscreteNB):
+class MultinomialNB(NaiveBayes):
     """Naive Bayes with the multinomial event model over a vocabulary.
 
     A document of class ``c`` is a sequence of tokens drawn independently from

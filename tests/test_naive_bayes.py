@@ -25,7 +25,7 @@ from nbcourse.encoding import (
     variance_inflation_factors,
 )
 from nbcourse.missing import MissingCategoricalNB, MissingProductOfBernoullisNB
-from nbcourse.naive_bayes import CategoricalNB, FullJointNB, ProductOfBernoullisNB, _DiscreteNB
+from nbcourse.naive_bayes import CategoricalNB, FullJointNB, ProductOfBernoullisNB, NaiveBayes
 from nbcourse.posteriors import log_posterior_categorical, log_posterior_pob
 from nbcourse.text import MultinomialNB
 
@@ -468,7 +468,7 @@ def test_input_tags_as_scikit_learns_discrete_naive_bayes():
 # --- one fit: a model is its hooks ------------------------------------------------------------
 
 
-class SharedVarianceGaussianNB(_DiscreteNB):
+class SharedVarianceGaussianNB(NaiveBayes):
     """Gaussian naive Bayes with one variance per feature shared by the classes, written as
     the hooks of the base: no fit of its own.  ``alpha`` is added to the variance."""
 
@@ -552,8 +552,8 @@ def test_fit_is_written_once():
     models = [CategoricalNB, ProductOfBernoullisNB, FullJointNB, MultinomialNB,
               MissingCategoricalNB, MissingProductOfBernoullisNB]
     for model in models:
-        assert issubclass(model, _DiscreteNB)
+        assert issubclass(model, NaiveBayes)
         assert callable(model._count) and callable(model._update_feature_log_prob)
-        for cls in model.__mro__[: model.__mro__.index(_DiscreteNB)]:
+        for cls in model.__mro__[: model.__mro__.index(NaiveBayes)]:
             assert "fit" not in vars(cls), f"{cls.__name__} defines fit"
-    assert "fit" in vars(_DiscreteNB)
+    assert "fit" in vars(NaiveBayes)
