@@ -11,18 +11,27 @@ REMOTE ?= origin
 AXE    := tests/node_modules/axe-core/axe.min.js
 KATEX  := tools/node_modules/katex/dist/katex.min.js
 
-.PHONY: help book pdf test test-cpus test-fast refresh bench lint clean pins student student-branch push-student test-jupyterlab
+.PHONY: help book pdf check test test-notebooks test-grader test-book test-cpus refresh bench \
+	lint clean student student-branch push-student test-jupyterlab
 
 help:
 	@echo "make book     build the HTML book into $(HTML) (warnings are errors)"
 	@echo "make pdf      build the print edition $(PDF) with xelatex (TeX packages: README)"
-	@echo "make test     library, notebook (nbval), exercise, book and browser tests"
+	@echo "make test     every test below in one run, as CI does, with the 25 slowest listed"
+	@echo "make check    library, doctests and grading logic: what needs only Python (under a minute)"
+	@echo "make test-notebooks  nbval over every chapter, then with other processors emulated"
+	@echo "make test-grader  the grader in its bubblewrap sandboxes, hostile submissions, shards"
+	@echo "make test-book    the built book in Chromium, accessibility, PDF, student tree"
 	@echo "make test-cpus  nbval over the book with other processors emulated (part of make test)"
 	@echo "make refresh  re-execute every book notebook in place, deterministically"
 	@echo "make bench    run the benchmark scripts in benchmarks/"
 	@echo "make student  write what students open (chapters, student notebooks) into $(STUDENT)"
+	@echo "make student-branch  commit $(STUDENT) as branch $(STUDENT_BRANCH), leaving the checkout alone"
 	@echo "make push-student  commit $(STUDENT) as branch $(STUDENT_BRANCH) and push it to $(REMOTE)"
+	@echo "make test-jupyterlab  the chapters and assignments in JupyterLab, driven by Chromium"
+	@echo "make lint     ruff over the library, tests, tools and benchmarks"
 	@echo "make clean    remove $(VENV) and _build"
+	@echo "make help     this list"
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,9 +53,29 @@ pdf: $(STAMP)
 	@test -s $(PDF) && echo "pdf: $(PDF)"
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
+# The tiers: each test needs Python and what its markers name (pyproject.toml).  `make test`
+# runs them all in one pytest run, the notebooks' nbval included, then the emulated processors.
+PYTEST := $(PY) -m pytest -n auto --dist loadfile
+NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
+BEYOND_PYTHON := sandbox or notebooks or browser or book or tex or network or cluster or slow
+
 test: book $(AXE)
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PYTEST) --durations=25 $(NBVAL) nbcourse tests book
 	$(MAKE) --no-print-directory test-cpus
+
+check: $(STAMP)
+	$(PY) -m pytest -n 2 -q -m "not ($(BEYOND_PYTHON))"
+
+test-notebooks: $(STAMP)
+	$(PYTEST) -m notebooks
+	$(PYTEST) -p no:cacheprovider -o addopts="-ra" $(NBVAL) book
+	$(MAKE) --no-print-directory test-cpus
+
+test-grader: $(STAMP)
+	$(PYTEST) -m "sandbox or cluster"
+
+test-book: book $(AXE)
+	$(PYTEST) -m "(browser or book or tex or network) and not (sandbox or cluster or notebooks)"
 
 # nbval over the whole book with other processors emulated (README: numbers in stored
 # outputs), after the main run's nbval with this processor's own kernels: numpy without its
@@ -77,9 +106,6 @@ ifneq ($(filter sse4_2,$(CPU_FLAGS)),)
 else
 	@echo "test-cpus: the SSE4 emulation needs an x86-64 processor with SSE4.2: skipped"
 endif
-
-test-fast: $(STAMP)
-	$(PY) -m pytest -m "not slow and not browser"
 
 refresh: $(STAMP)
 	$(PY) -m tools.run_notebooks --inplace book

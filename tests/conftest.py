@@ -109,7 +109,8 @@ def pytest_terminal_summary(terminalreporter):
 
 # The fixtures that need more than Python, and the marker (pyproject.toml) each gives every test
 # that uses it, directly or through another fixture: the tiers of the Makefile select on these.
-NEEDS = {"built_book": "book", "tree": "book", "level": "sandbox", "browser": "browser",
+NEEDS = {"built_book": "book", "tree": "book", "level": "sandbox", "normal_user": "sandbox",
+         "browser": "browser",
          "lab": "browser", "pdf": "tex", "latex_dir": "tex"}
 
 
@@ -117,3 +118,19 @@ def pytest_collection_modifyitems(items):
     for item in items:
         for fixture in NEEDS.keys() & set(getattr(item, "fixturenames", ())):
             item.add_marker(NEEDS[fixture])
+
+
+@pytest.fixture(autouse=True)
+def _a_sandbox_only_where_marked(request, monkeypatch):
+    """A test that starts a grading sandbox in this process says so with the ``sandbox``
+    marker, so that ``make check`` (which deselects those) needs nothing but Python."""
+    if request.node.get_closest_marker("sandbox") is not None:
+        return
+
+    def refuse(self):
+        pytest.fail(f"{request.node.nodeid} starts a grading sandbox: mark it "
+                    "@pytest.mark.sandbox", pytrace=False)
+
+    from nbcourse.grading import sandbox
+
+    monkeypatch.setattr(sandbox.Sandbox, "launch", refuse)

@@ -295,6 +295,7 @@ def test_probe_evaluation_survives_exceptions_exits_and_slow_calls():
 
 
 @pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+@pytest.mark.sandbox
 def test_solution_scores_full_marks(folder, tmp_path):
     result = grade(folder, folder / "solution.ipynb", tmp_path)
     assert result.status == "graded", result.reason
@@ -303,6 +304,7 @@ def test_solution_scores_full_marks(folder, tmp_path):
 
 
 @pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+@pytest.mark.sandbox
 def test_untouched_student_notebook_scores_zero_and_runs(folder, tmp_path):
     result = grade(folder, student_path(folder), tmp_path)
     assert result.status == "graded"
@@ -311,6 +313,7 @@ def test_untouched_student_notebook_scores_zero_and_runs(folder, tmp_path):
     assert all(score == 0 for score in result.scores.values())
 
 
+@pytest.mark.sandbox
 def test_partial_work_earns_partial_credit(tmp_path):
     cells = code_cells(student_path(EX_Q_MINUS_J))
     solution = code_cells(EX_Q_MINUS_J / "solution.ipynb")
@@ -321,6 +324,7 @@ def test_partial_work_earns_partial_credit(tmp_path):
     assert result.total == 3.0
 
 
+@pytest.mark.sandbox
 def test_careless_q_minus_j_loses_only_the_hidden_edge_cases(tmp_path):
     cells = code_cells(EX_Q_MINUS_J / "solution.ipynb")
     index = next(i for i, c in enumerate(cells) if c.startswith("def q_minus_j"))
@@ -332,6 +336,7 @@ def test_careless_q_minus_j_loses_only_the_hidden_edge_cases(tmp_path):
     assert 0 < result.scores["q1"] < 3.0
 
 
+@pytest.mark.sandbox
 def test_reasoning_answer_is_checked_by_the_grader_not_by_a_key(tmp_path):
     cells = code_cells(EX_Q_MINUS_J / "solution.ipynb")
     index = next(i for i, c in enumerate(cells) if c.startswith("q6_pi"))
@@ -361,6 +366,7 @@ def test_read_code_cells_rejects_what_is_not_a_notebook(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.sandbox
 def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
     subs = tmp_path / "submissions"
     subs.mkdir()
@@ -398,6 +404,7 @@ def test_batch_grades_every_submission_with_workers_and_progress(tmp_path):
     assert alice["score"] == 12
 
 
+@pytest.mark.sandbox
 def test_results_never_show_hidden_expected_values(tmp_path):
     cells = code_cells(student_path(EX_BINARY))
     cells.append("def log_odds_weights(p, q):\n    return np.zeros(len(p)) + 0.5\n"
@@ -435,6 +442,7 @@ def _unpack(bundle, root):
     # the metadata names another student: q7's numbers are theirs, so only its form test passes
     ("solution.ipynb", "bob@uni.example", 12.0 - 1.75),
     (None, None, 0.0)])
+@pytest.mark.sandbox
 def test_gradescope_bundle_runs_locally(which, user, expected, tmp_path):
     bundle = tmp_path / "bundle.zip"
     from nbcourse.grading.cli import gradescope_main
@@ -485,6 +493,7 @@ def test_gradescope_run_without_a_notebook_still_writes_results(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "symlink-to-solution"])
+@pytest.mark.sandbox
 def test_gradescope_always_writes_results(kind, tmp_path):
     """A FIFO, a device or a symbolic link as the submission: results.json all the same,
     with the interpreter given as a path relative to the current folder."""
@@ -577,6 +586,7 @@ def test_a_student_id_that_cannot_seed_is_named(value, message):
         "for your identifier on the course roster)")
 
 
+@pytest.mark.sandbox
 def test_a_copied_personal_answer_fails_and_the_own_answer_passes(tmp_path):
     """Bob copies Ada's numbers: the public tests pass, the grader's personal test does not."""
     from nbcourse.grading import personal_seed

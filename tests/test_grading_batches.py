@@ -25,6 +25,8 @@ from nbcourse.grading.generate import student_path
 from nbcourse.grading.gradebook import OutputFolder
 from nbcourse.grading.grader import grade_notebook
 
+pytestmark = pytest.mark.sandbox  # every test here grades in sandboxes
+
 LIMITS = Limits(**HONEST_LIMITS)
 NUMBER = re.compile(r"^(0|[1-9]\d*)(\.\d*[1-9])?$")  # 10, 8.5, 0.25: never 10.0 or 1e-05
 

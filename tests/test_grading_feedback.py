@@ -29,6 +29,7 @@ def _outputs_text(cell):
 
 
 @pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
+@pytest.mark.notebooks
 def test_run_all_on_the_shipped_student_notebook_runs_every_check(folder):
     from nbclient import NotebookClient
 
@@ -59,6 +60,7 @@ def _run_in_kernel(cells, cwd):
     return nb
 
 
+@pytest.mark.notebooks
 def test_check_names_a_syntax_error_in_the_cell_that_defines_the_answer():
     solution = code_cells(EX_BINARY / "solution.ipynb")
     setup = solution[0]
@@ -74,6 +76,7 @@ def test_check_names_a_syntax_error_in_the_cell_that_defines_the_answer():
     assert "all 2 public tests passed" in after_fix  # running the fixed cell clears it
 
 
+@pytest.mark.notebooks
 def test_check_names_an_exception_in_the_defining_cell_and_ignores_other_failures():
     solution = code_cells(EX_BINARY / "solution.ipynb")
     value_cell = 'ex3_w = np.log(4.0) * np.ones(3)\nex3_w0 = 3 * np.log(0.4)\n1 / 0'
@@ -112,6 +115,7 @@ def test_which_cells_define_a_name(source, name, expected):
     assert (name in defined_names(source)) is expected
 
 
+@pytest.mark.sandbox
 def test_grader_reason_names_the_syntax_error_of_a_defining_cell(tmp_path):
     from nbcourse.grading import Limits
     from nbcourse.grading.grader import grade_notebook
@@ -254,6 +258,7 @@ def test_written_answers_by_cell_id_and_by_section(tmp_path):
     assert written_answers(EX_BINARY, json.loads(untouched.read_text())["cells"]) == {"q5": ""}
 
 
+@pytest.mark.sandbox
 def test_written_answers_are_exported_and_hand_scores_merged(tmp_path):
     from nbcourse.__main__ import main
     from nbcourse.grading import Limits

@@ -155,6 +155,7 @@ def grade(assignment, cells, tmp_path, name="submission", limits=LIMITS, metadat
 # --- objects that try to compare equal to anything -------------------------------------
 
 
+@pytest.mark.sandbox
 def test_always_equal_objects_score_zero(assignment, tmp_path):
     result = grade(assignment, student_plus(ALWAYS_EQUAL), tmp_path)
     assert result.status == "graded" and result.total == 0
@@ -162,6 +163,7 @@ def test_always_equal_objects_score_zero(assignment, tmp_path):
     assert any("unsupported type AlwaysEqual" in m for m in messages)
 
 
+@pytest.mark.sandbox
 def test_numpy_and_builtin_subclasses_score_zero(assignment, tmp_path):
     result = grade(assignment, student_plus(NUMPY_SUBCLASS), tmp_path)
     assert result.total == 0
@@ -169,6 +171,7 @@ def test_numpy_and_builtin_subclasses_score_zero(assignment, tmp_path):
     assert "unsupported type Cheat" in messages
 
 
+@pytest.mark.sandbox
 def test_float_and_bool_tricks_score_zero(assignment, tmp_path):
     trick = (
         "import numpy as np\n"
@@ -189,18 +192,22 @@ def test_float_and_bool_tricks_score_zero(assignment, tmp_path):
 # --- monkeypatching the checker, json, pickle, builtins, sys.modules -------------------
 
 
+@pytest.mark.sandbox
 def test_patching_the_checking_code_scores_zero(assignment, tmp_path):
     assert grade(assignment, student_plus(PATCH_CHECKER, 'check("all")'), tmp_path).total == 0
 
 
+@pytest.mark.sandbox
 def test_patching_json_and_pickle_scores_zero(assignment, tmp_path):
     assert grade(assignment, student_plus(PATCH_JSON_PICKLE), tmp_path).total == 0
 
 
+@pytest.mark.sandbox
 def test_patching_builtins_scores_zero(assignment, tmp_path):
     assert grade(assignment, student_plus(PATCH_BUILTINS), tmp_path).total == 0
 
 
+@pytest.mark.sandbox
 def test_patching_builtins_cannot_steal_honest_marks_either(assignment, tmp_path):
     # the grader's extraction copes with an honest notebook that shadows common names
     cells = solution_plus("json = pickle = sys = None\n"
@@ -208,6 +215,7 @@ def test_patching_builtins_cannot_steal_honest_marks_either(assignment, tmp_path
     assert grade(assignment, cells, tmp_path).total == FULL
 
 
+@pytest.mark.sandbox
 def test_patching_sys_modules_scores_zero(assignment, tmp_path):
     assert grade(assignment, student_plus(PATCH_SYS_MODULES), tmp_path).total == 0
 
@@ -215,15 +223,18 @@ def test_patching_sys_modules_scores_zero(assignment, tmp_path):
 # --- IPython hooks and forged output ---------------------------------------------------
 
 
+@pytest.mark.sandbox
 def test_ipython_hooks_score_zero(assignment, tmp_path):
     result = grade(assignment, student_plus(IPYTHON_HOOKS, "1/0"), tmp_path)
     assert result.total == 0
 
 
+@pytest.mark.sandbox
 def test_ipython_hooks_do_not_hide_honest_work(assignment, tmp_path):
     assert grade(assignment, solution_plus(IPYTHON_HOOKS), tmp_path).total == FULL
 
 
+@pytest.mark.sandbox
 def test_input_transformer_that_rewrites_code_scores_zero(assignment, tmp_path):
     rewrite = ("ip = get_ipython()\n"
                "ip.input_transformers_cleanup.append(lambda lines: ['log_odds_weights = "
@@ -231,6 +242,7 @@ def test_input_transformer_that_rewrites_code_scores_zero(assignment, tmp_path):
     assert grade(assignment, student_plus(rewrite), tmp_path).total == 0
 
 
+@pytest.mark.sandbox
 def test_printed_and_written_forged_results_are_ignored(assignment, tmp_path):
     out = tmp_path / "out"
     path = notebook(student_plus(forged_output(out, "forger"), IPYTHON_HOOKS),
@@ -250,6 +262,7 @@ PATHOLOGICAL = [" " * 200_000 + "x", "a " * 200_000 + "=", "(" * 200_000 + "= 1"
                 "x" + " " * 200_000 + "*" * 200_000 + "== 1", "raise ValueError('(' * 400)"]
 
 
+@pytest.mark.sandbox
 def test_pathological_lines_cost_the_grader_little(assignment, tmp_path):
     """Lines that make a backtracking pattern take cubic time (a line of spaces), in a cell
     that fails and in one that times out: the grader reads every cell for the names it
@@ -282,6 +295,7 @@ def _digits(value):
     return {text[:8]} if len(text.lstrip("-")) >= 6 else set()
 
 
+@pytest.mark.sandbox
 def test_nothing_a_hidden_test_passes_or_expects_is_shown(assignment, tmp_path):
     """A submission whose functions show, in every public test, the inputs of the calls
     made before: nothing visible in results.json (before publication) holds a hidden
@@ -361,6 +375,7 @@ def test_the_secret_search_works_outside_the_sandbox(tmp_path):
     np.testing.assert_allclose(namespace["log_odds_weights"](p, q), expected_w)
 
 
+@pytest.mark.sandbox
 def test_reading_tests_or_solutions_from_disk_or_environment_scores_zero(assignment, tmp_path):
     os.environ["NBCOURSE_SECRET_PATH"] = str(EX_BINARY)
     try:
@@ -371,6 +386,7 @@ def test_reading_tests_or_solutions_from_disk_or_environment_scores_zero(assignm
     assert result.total == 0
 
 
+@pytest.mark.sandbox
 def test_kernel_environment_is_scrubbed(assignment, tmp_path):
     os.environ["NBCOURSE_SECRET_TOKEN"] = "s3cret"
     cells = solution_plus("import os\nif 'NBCOURSE_SECRET_TOKEN' in os.environ or "
@@ -385,12 +401,14 @@ def test_kernel_environment_is_scrubbed(assignment, tmp_path):
 # --- time ------------------------------------------------------------------------------
 
 
+@pytest.mark.sandbox
 def test_infinite_loop_costs_only_its_own_cell(assignment, tmp_path):
     result = grade(assignment, solution_plus("while True:\n    pass\n", at=3), tmp_path)
     assert result.total == FULL
     assert "cell 4 timed out" in result.reason
 
 
+@pytest.mark.sandbox
 def test_loop_that_swallows_interrupts_is_killed_and_work_replayed(assignment, tmp_path):
     stubborn = ("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
                 "while True:\n    try:\n        pass\n    except BaseException:\n        pass\n")
@@ -399,11 +417,13 @@ def test_loop_that_swallows_interrupts_is_killed_and_work_replayed(assignment, t
     assert "cell 6 timed out" in result.reason
 
 
+@pytest.mark.sandbox
 def test_sleep_costs_only_its_own_cell(assignment, tmp_path):
     result = grade(assignment, solution_plus("import time\ntime.sleep(1000)\n", at=2), tmp_path)
     assert result.total == FULL
 
 
+@pytest.mark.sandbox
 def test_slow_function_fails_only_its_own_tests(assignment, tmp_path):
     slow = "import time\ndef bias(p, q, prior1):\n    time.sleep(1000)\n"
     result = grade(assignment, solution_plus(slow), tmp_path)
@@ -411,6 +431,7 @@ def test_slow_function_fails_only_its_own_tests(assignment, tmp_path):
     assert result.total == FULL - 2
 
 
+@pytest.mark.sandbox
 def test_function_that_swallows_the_probe_timeout_fails_only_its_own_tests(assignment, tmp_path):
     # every question's probes go in one round trip, which this call keeps from coming back;
     # each question is then checked on its own, and only q2's tests fail
@@ -422,6 +443,7 @@ def test_function_that_swallows_the_probe_timeout_fails_only_its_own_tests(assig
     assert "q2: checking timed out" in result.reason
 
 
+@pytest.mark.sandbox
 def test_total_time_limit_stops_the_notebook(assignment, tmp_path):
     # Five cells of 1.8 s under a 4 s total: without the total limit the solution after
     # them would run and score full marks, however slow the machine.
@@ -431,6 +453,7 @@ def test_total_time_limit_stops_the_notebook(assignment, tmp_path):
     assert result.total == 0 and "total time limit" in result.reason
 
 
+@pytest.mark.sandbox
 def test_answers_defined_before_the_total_limit_still_count(assignment, tmp_path):
     """Later cells that use up the total time limit stop the notebook there, and the
     answers defined before them are still checked: the probes have time of their own."""
@@ -445,6 +468,7 @@ def test_answers_defined_before_the_total_limit_still_count(assignment, tmp_path
 # --- recursion, memory, processes, output ----------------------------------------------
 
 
+@pytest.mark.sandbox
 def test_deep_recursion_that_crashes_the_kernel(assignment, tmp_path):
     crash = ("import sys\nsys.setrecursionlimit(10**8)\n"
              "def f(n):\n    return f(n + 1) + 1\nf(0)\n")
@@ -453,11 +477,13 @@ def test_deep_recursion_that_crashes_the_kernel(assignment, tmp_path):
     assert "cell 5" in result.reason
 
 
+@pytest.mark.sandbox
 def test_plain_deep_recursion(assignment, tmp_path):
     cells = solution_plus("def g(n):\n    return g(n + 1)\ng(0)\n", at=4)
     assert grade(assignment, cells, tmp_path).total == FULL
 
 
+@pytest.mark.sandbox
 def test_memory_bomb_hits_the_limit(assignment, tmp_path):
     bombs = ["x = bytearray(64 * 2**30)\n",
              "def grow():\n    chunks = []\n    while True:\n"
@@ -471,6 +497,7 @@ def test_memory_bomb_hits_the_limit(assignment, tmp_path):
     assert "timed out" not in result.reason
 
 
+@pytest.mark.sandbox
 def test_fork_limit_is_enforced(tmp_path):
     """The mechanism, bounded: children that sleep; the count stops below max_procs."""
     box = Sandbox(LIMITS)
@@ -500,12 +527,14 @@ def _read_state(pid):
 
 
 @pytest.mark.slow
+@pytest.mark.sandbox
 def test_fork_bomb(assignment, tmp_path):
     bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     result = grade(assignment, solution_plus(bomb, at=3), tmp_path)
     assert result.total == FULL
 
 
+@pytest.mark.sandbox
 def test_100_mb_of_output(assignment, tmp_path):
     flood = ["print('x' * 100_000_000)\n",
              "import sys\nfor _ in range(100):\n    sys.stdout.write('y' * 1_000_000)\n",
@@ -514,12 +543,14 @@ def test_100_mb_of_output(assignment, tmp_path):
     assert result.total == FULL
 
 
+@pytest.mark.sandbox
 def test_huge_exception_message(assignment, tmp_path):
     cells = solution_plus("raise ValueError('e' * 50_000_000)\n", at=3)
     result = grade(assignment, cells, tmp_path)
     assert result.status == "graded" and result.total == FULL, result.reason
 
 
+@pytest.mark.sandbox
 def test_huge_exception_message_is_cut_and_read(assignment, tmp_path):
     """A 50 MB exception message raised by the cell that defines an answer: the link
     cuts the reply's long strings, the grading process reads a reply of bounded size, the
@@ -537,6 +568,7 @@ def test_huge_exception_message_is_cut_and_read(assignment, tmp_path):
     assert note in result.reason and len(result.reason) < 400, result.reason
 
 
+@pytest.mark.sandbox
 def test_disk_filling_is_bounded(assignment, tmp_path):
     fill = ("with open('big.bin', 'wb') as f:\n"
             "    for _ in range(1000):\n        f.write(b'0' * 2**20)\n")
@@ -558,12 +590,14 @@ def test_disk_filling_is_bounded(assignment, tmp_path):
     "raise SystemExit('bye')\n",
     "raise KeyboardInterrupt\n",
 ], ids=["os._exit", "sys.exit", "exit", "quit", "ask_exit", "exit_now", "kill-self", "killpg", "SystemExit", "KeyboardInterrupt"])
+@pytest.mark.sandbox
 def test_exits_and_self_kills_cost_nothing(code, assignment, tmp_path):
     result = grade(assignment, solution_plus(code, at=3), tmp_path)
     assert result.status == "graded"
     assert result.total == FULL
 
 
+@pytest.mark.sandbox
 def test_exit_in_every_cell_scores_what_remains(assignment, tmp_path):
     cells = [c + "\nimport os\nos._exit(1)\n" for c in code_cells(EX_BINARY / "solution.ipynb")]
     result = grade(assignment, cells, tmp_path)
@@ -571,6 +605,7 @@ def test_exit_in_every_cell_scores_what_remains(assignment, tmp_path):
     assert result.total < FULL  # the kernel never survives long enough to be checked fully
 
 
+@pytest.mark.sandbox
 def test_killing_the_grader_fails(assignment, tmp_path):
     kill = ("import os, signal\nfor pid in range(1, 400):\n    try:\n"
             "        if pid != os.getpid():\n            os.kill(pid, signal.SIGSTOP)\n"
@@ -587,6 +622,7 @@ def test_killing_the_grader_fails(assignment, tmp_path):
 # --- the notebook file itself ----------------------------------------------------------
 
 
+@pytest.mark.sandbox
 def test_deleted_test_cells_and_edited_metadata_change_nothing(assignment, tmp_path):
     cells = [c for c in code_cells(EX_BINARY / "solution.ipynb") if not c.startswith("check(")]
     metadata = {"nbgrader": {"grade": True, "points": 100}, "nbcourse": {"score": 10},
@@ -614,6 +650,7 @@ def test_malformed_notebooks_get_a_row_with_a_reason(content, assignment, tmp_pa
     assert set(result.scores) == {q.name for q in assignment.questions}
 
 
+@pytest.mark.sandbox
 def test_one_bad_submission_never_stops_the_batch(tmp_path):
     subs = []
     for i, content in enumerate([b"\xff", None, b"{}", None]):
@@ -679,6 +716,7 @@ if any(b"sleep(600)" in open(f"/proc/{p}/cmdline", "rb").read()
 """
 
 
+@pytest.mark.sandbox
 def test_a_sandbox_launched_ahead_holds_nothing_of_the_previous_submission(assignment,
                                                                            tmp_path):
     spares = _spares(assignment)
@@ -707,6 +745,7 @@ def test_a_sandbox_launched_ahead_holds_nothing_of_the_previous_submission(assig
         spares.close()  # a sandbox launched and never started leaves nothing either
 
 
+@pytest.mark.sandbox
 def test_a_sandbox_launched_ahead_that_stopped_is_replaced(assignment, tmp_path):
     spares = _spares(assignment)
     spares.wanted = True
@@ -728,6 +767,7 @@ def test_a_sandbox_launched_ahead_that_stopped_is_replaced(assignment, tmp_path)
 # --- the path and the shell ------------------------------------------------------------
 
 
+@pytest.mark.sandbox
 def test_local_numpy_module_in_the_kernel(assignment, tmp_path):
     fake = ("%%writefile numpy.py\nallclose = isclose = lambda *a, **k: True\n"
             "def array(x, *a, **k):\n    return x\nndarray = list\n")
@@ -737,11 +777,13 @@ def test_local_numpy_module_in_the_kernel(assignment, tmp_path):
     assert grade(assignment, student_plus(fake, reload), tmp_path).total == 0
 
 
+@pytest.mark.sandbox
 def test_local_numpy_module_does_not_break_honest_work(assignment, tmp_path):
     fake = "%%writefile numpy.py\nraise ImportError('shadowed')\n"
     assert grade(assignment, solution_plus(fake), tmp_path).total == FULL
 
 
+@pytest.mark.sandbox
 def test_shell_escapes_score_zero(assignment, tmp_path):
     shell = [
         "!cat /etc/passwd | head -3\n!find / -name solution.ipynb -not -path '/proc/*' 2>/dev/null | head\n",
@@ -758,11 +800,13 @@ def test_shell_escapes_score_zero(assignment, tmp_path):
     assert result.total == 0
 
 
+@pytest.mark.sandbox
 def test_shell_escapes_in_honest_work(assignment, tmp_path):
     cells = solution_plus("!echo hello\n", "%%bash\nls > /dev/null\n", at=2)
     assert grade(assignment, cells, tmp_path).total == FULL
 
 
+@pytest.mark.sandbox
 def test_signals_to_the_kernel_process_group_are_contained(assignment, tmp_path):
     cells = solution_plus("import os, signal\nos.kill(0, signal.SIGTERM)\n", at=3)
     assert grade(assignment, cells, tmp_path).total == FULL
@@ -841,6 +885,7 @@ def test_nothing_outside_the_sandbox_is_reachable(level, tmp_path):
         abstract.close()
 
 
+@pytest.mark.sandbox
 def test_memory_limit_covers_the_whole_process_tree(tmp_path):
     """Four children of 300 MiB each under a 600 MiB limit: at most one keeps its memory."""
     from nbcourse.grading.sandbox import isolation
@@ -860,6 +905,7 @@ def test_memory_limit_covers_the_whole_process_tree(tmp_path):
         box.close()
 
 
+@pytest.mark.sandbox
 def test_cpu_limit_covers_children_in_their_own_sessions(tmp_path):
     from nbcourse.grading.sandbox import isolation
 
@@ -890,6 +936,7 @@ def test_filling_the_scratch_directory_leaves_nothing_behind(level, assignment, 
     assert again.total == FULL
 
 
+@pytest.mark.sandbox
 def test_huge_forged_repr_is_refused_before_parsing(assignment, tmp_path):
     """A display formatter that turns the probe's reply into millions of characters: under
     the message limit it is refused by size before parsing, over it the link cuts it and
@@ -935,6 +982,7 @@ def test_flood_of_messages_to_the_grader_is_bounded(attack, level, assignment, t
 
 
 @pytest.mark.parametrize("attack", ["flood", "spy"])
+@pytest.mark.sandbox
 def test_gradescope_run_autograder_path(attack, tmp_path):
     """The flood and the hidden-input spy through Gradescope's run_autograder: the flood
     ends with a reason the student sees, the spy sees no hidden input."""
@@ -969,6 +1017,7 @@ def test_gradescope_run_autograder_path(attack, tmp_path):
         assert results["visibility"] == "after_published"
 
 
+@pytest.mark.sandbox
 def test_a_flood_ends_only_its_own_submission(tmp_path):
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -1066,6 +1115,7 @@ LEVEL_COMMANDS = {
 
 
 @pytest.mark.parametrize("level_name", list(LEVEL_COMMANDS))
+@pytest.mark.sandbox
 def test_hostile_batch_at_every_level(level_name, tmp_path):
     import subprocess
     import sys
@@ -1290,6 +1340,7 @@ def test_normal_user_level(normal_user):
     _check_batch(subs, out, proc.stdout, expected)
 
 
+@pytest.mark.sandbox
 def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):
     """The batch process killed hard while its kernels spin: workers and sandboxes die."""
     import subprocess
@@ -1339,6 +1390,7 @@ def test_stopping_the_batch_leaves_no_sandbox_running(tmp_path):
     assert _sandbox_groups_of(owners) == set()
 
 
+@pytest.mark.sandbox
 def test_a_grader_killed_while_a_sandbox_is_set_up_leaves_nothing_running(tmp_path):
     """bwrap binds itself to its parent only after it has forked the sandbox, and that fork
     waits for a word from bwrap before it goes on. A grader that dies in between leaves the
@@ -1392,6 +1444,7 @@ def _comm(pid):
         return None
 
 
+@pytest.mark.sandbox
 def test_the_next_batch_kills_what_a_hard_killed_one_left_in_its_cgroups():
     """Whatever is still in a sandbox cgroup whose grading process is gone is killed, and
     the cgroup removed, when grading next starts (``TreeLimits.remove_stale``)."""
@@ -1443,6 +1496,7 @@ def _in_sandbox_cgroups(groups):
     return found
 
 
+@pytest.mark.sandbox
 def test_a_python_installation_under_tmp_stays_visible_and_read_only(tmp_path, monkeypatch):
     """The sandbox mounts its private /tmp first and binds the Python installation over it,
     so a checkout whose environment lies under /tmp (like this test's folder) still grades."""

@@ -163,6 +163,7 @@ def _theta_of(student_id):
     return ((counts + 0.5) / (counts.sum(axis=1, keepdims=True) + 2.5)).tolist()
 
 
+@pytest.mark.sandbox
 def test_a_claimed_classmate_identity_scores_nothing_and_is_flagged(tmp_path):
     """Bob submits Ada's variant and claims her STUDENT_ID: with the roster his numbers are
     checked for 'bob', the claim is flagged in grades.csv, results.json and the feedback."""
@@ -196,6 +197,7 @@ def test_a_claimed_classmate_identity_scores_nothing_and_is_flagged(tmp_path):
     assert "from the notebook's STUDENT_ID, unverified" in carol["output"]
 
 
+@pytest.mark.sandbox
 def test_without_a_roster_the_notebook_identity_is_named_unverified(tmp_path):
     solution = code_cells(EX07 / "solution.ipynb")
     result = grade_notebook(load_assignment(EX07),
@@ -222,6 +224,7 @@ def test_the_command_line_takes_a_roster_and_names_a_bad_one(tmp_path):
         proc.stderr
 
 
+@pytest.mark.sandbox
 def test_the_command_line_grades_with_a_roster_and_reports_flagged_claims(tmp_path):
     solution = code_cells(EX07 / "solution.ipynb")
     subs = tmp_path / "subs"

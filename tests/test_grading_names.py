@@ -22,6 +22,7 @@ def _visible(text):
     return not any(c in text for c in INVISIBLE)
 
 
+@pytest.mark.sandbox
 def test_any_byte_sequence_is_a_file_name_and_shows_escaped(tmp_path, capsys):
     from nbcourse.grading.cli import grade_main
 
@@ -57,6 +58,7 @@ def test_non_utf8_names_stay_distinct_from_their_escaped_spelling(tmp_path):
     assert output_names(paths) == ["caf%E9.ipynb", "caf%25E9.ipynb", "café.ipynb"]
 
 
+@pytest.mark.sandbox
 def test_option_like_submission_names_are_refused_before_double_dash(tmp_path, monkeypatch,
                                                                     capsys):
     from nbcourse.grading.cli import grade_main
@@ -116,6 +118,7 @@ LOOK_ALIKES = {"alice.ipynb": "alice.ipynb",
                "jose\u0301.ipynb": "jose%CC%81.ipynb"}       # e and a combining accent
 
 
+@pytest.mark.sandbox
 def test_look_alike_names_are_visibly_distinct_in_every_export(tmp_path):
     """Names that differ only by a character that looks like another (Cyrillic а for a,
     fullwidth ａ, the Ångström sign for Å) show differently in grades.csv and the
@@ -188,6 +191,7 @@ def test_gradescope_picks_one_of_several_notebooks_and_says_which(files, graded,
     assert _visible(note)
 
 
+@pytest.mark.sandbox
 def test_gradescope_results_tell_the_student_which_notebook_was_graded(tmp_path):
     from test_grading import LIMITS_FOR_BUNDLE, _unpack
 

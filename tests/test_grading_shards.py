@@ -149,6 +149,7 @@ def test_shard_rule_is_stable_total_and_independent_of_order_and_machine(tmp_pat
 # --- merge equals one run ----------------------------------------------------------------
 
 
+@pytest.mark.sandbox
 def test_merged_shards_equal_one_run_also_with_a_resumed_shard(single, single_run, tmp_path):
     subs, expected = single
     # the shards see the same files in another order
@@ -185,6 +186,7 @@ def test_merged_shards_equal_one_run_also_with_a_resumed_shard(single, single_ru
     assert _snapshot(tmp_path / "cli") == scored
 
 
+@pytest.mark.sandbox
 def test_grade_with_shard_on_the_command_line(single, tmp_path, capsys):
     subs, expected = single
     folders = [tmp_path / f"s{k}" for k in range(2)]
@@ -254,6 +256,7 @@ def dask_cluster(tmp_path):
                 p.wait()
 
 
+@pytest.mark.sandbox
 def test_dask_run_equals_one_run(single, dask_cluster, tmp_path):
     subs, expected = single
     from distributed import Client
@@ -298,6 +301,7 @@ def _broken(folder, names):
     return [folder / n for n in names]
 
 
+@pytest.mark.sandbox
 def test_merging_overlapping_foreign_or_missing_shards_is_refused(tmp_path, capsys):
     subs = _broken(tmp_path / "subs", [f"s{i}.ipynb" for i in range(8)])
     opts = dict(workers=1, limits=LIMITS, progress=None)

@@ -653,6 +653,7 @@ def live_notebook(tmp_path_factory):
     return execute_notebook(tmp_path_factory.mktemp("live"), None)
 
 
+@pytest.mark.notebooks
 def test_stored_output_carries_the_static_control_and_the_still(executed_notebook):
     nb, _ = executed_notebook
     outputs = nb.cells[0].outputs
@@ -665,6 +666,7 @@ def test_stored_output_carries_the_static_control_and_the_still(executed_noteboo
 
 
 @pytest.mark.parametrize("run", ["executed_notebook", "live_notebook"])
+@pytest.mark.notebooks
 def test_later_plain_figures_still_show(run, request):
     """The inline backend, loaded while explore drew, keeps its interactive mode."""
     nb, _ = request.getfixturevalue(run)

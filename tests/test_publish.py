@@ -179,6 +179,7 @@ def _perturbed(nb, name, change):
     return copy, data[key]
 
 
+@pytest.mark.notebooks
 def test_nbval_passes_the_stored_values_and_fails_a_changed_one(executed):
     """One nbval run over three copies: as stored, a float changed in its third significant
     digit, and a count changed by one.  Only the two changed copies fail, each at the cell

@@ -14,6 +14,7 @@ RUNNER = ROOT / "tools" / "run_notebooks.py"
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["part1/04_explore_binary_discriminant.ipynb",
                                   "part2/02_q_minus_j.ipynb"])
+@pytest.mark.notebooks
 def test_second_refresh_changes_nothing(tmp_path, name):
     copy = tmp_path / "nb.ipynb"
     shutil.copy(ROOT / "book" / name, copy)
@@ -26,6 +27,7 @@ def test_second_refresh_changes_nothing(tmp_path, name):
     assert b"application/vnd.jupyter.widget-view+json" not in snapshots[1]
 
 
+@pytest.mark.notebooks
 def test_runner_names_the_failing_notebook_and_cell(tmp_path):
     nb = tmp_path / "broken.ipynb"
     nb.write_text('{"cells": [{"cell_type": "code", "execution_count": null, "id": "a",'

@@ -313,6 +313,7 @@ def test_the_tree_packages_each_assignments_public_tests_and_no_hidden_one(tree)
 
 
 @pytest.mark.slow
+@pytest.mark.network
 def test_the_student_package_installs_from_git_and_runs_a_chapter_and_an_assignment(
         tree, tmp_path, monkeypatch):
     """As a student on Colab or their own machine: pip installs the package from the student
@@ -493,6 +494,7 @@ def test_commit_tree_rejects_a_bad_branch_name(tree, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.network
 def test_binder_environment_runs_every_student_chapter(tree, tmp_path, monkeypatch):
     """A fresh environment built as Binder builds it (binder/requirements.txt, then postBuild)
     runs every chapter of the student tree; the kernel is that environment's Python."""
