@@ -7,6 +7,7 @@ grade       grade submitted notebooks against an assignment
 gradescope  build a Gradescope autograder bundle for an assignment
 grade-merge add hand-scored written answers to a graded batch's grades.csv and results
 grade-merge-shards  merge the outputs of 'grade --shard K/N' into one gradebook
+quiz        write the question bank as Moodle XML, QTI 1.2 (Canvas) or GIFT
 """
 
 import importlib
@@ -18,6 +19,7 @@ COMMANDS = {
     "gradescope": ("nbcourse.grading.cli", "gradescope_main"),
     "grade-merge": ("nbcourse.grading.cli", "merge_main"),
     "grade-merge-shards": ("nbcourse.grading.shards", "merge_main"),
+    "quiz": ("nbcourse.lms.cli", "quiz_main"),
 }
 
 
