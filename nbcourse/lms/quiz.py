@@ -32,7 +32,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["FORMATS", "Question", "load_bank", "tolerance", "write_quiz"]
+__all__ = ["FORMATS", "Question", "canvas_range", "decimals", "gift_escape", "load_bank",
+           "markdown_escape", "qti_zip", "to_gift", "to_moodle_xml", "to_text2qti", "tolerance",
+           "write_quiz"]
 
 FORMATS = ("moodle", "qti", "gift")
 BANK = Path(__file__).resolve().parents[2] / "instructor" / "question_bank.yml"
