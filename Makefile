@@ -33,10 +33,11 @@ help:
 	@echo "make clean    remove $(VENV) and _build"
 	@echo "make help     this list"
 
-$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+$(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	touch $(STAMP)
 
 book: $(STAMP) $(KATEX)

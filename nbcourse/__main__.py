@@ -7,6 +7,9 @@ grade       grade submitted notebooks against an assignment
 gradescope  build a Gradescope autograder bundle for an assignment
 grade-merge add hand-scored written answers to a graded batch's grades.csv and results
 grade-merge-shards  merge the outputs of 'grade --shard K/N' into one gradebook
+quiz        write the question bank as Moodle XML, QTI 1.2 (Canvas) or GIFT
+export      write a gradebook in the grade-import format of Canvas or Moodle, or as CSV
+feedback    write one HTML page of feedback per graded submission
 """
 
 import importlib
@@ -18,6 +21,9 @@ COMMANDS = {
     "gradescope": ("nbcourse.grading.cli", "gradescope_main"),
     "grade-merge": ("nbcourse.grading.cli", "merge_main"),
     "grade-merge-shards": ("nbcourse.grading.shards", "merge_main"),
+    "quiz": ("nbcourse.lms.cli", "quiz_main"),
+    "export": ("nbcourse.lms.cli", "export_main"),
+    "feedback": ("nbcourse.lms.cli", "feedback_main"),
 }
 
 

@@ -1,14 +1,18 @@
 """Gradescope autograder bundle, and the command its ``run_autograder`` calls.
 
 The zip holds ``setup.sh`` and ``run_autograder`` at its root (as Gradescope expects), the
-pinned ``requirements.txt``, a copy of the ``nbcourse`` package, ``assignment/tests.py`` and
-``assignment/hidden_tests.py`` (never the solution notebook) and ``config.json`` with the limits. Gradescope unpacks it to
+pinned ``requirements.txt`` of what grading needs (the repository's
+``requirements-grader.txt``: the kernel's and the grader's packages, not the book's build and
+test tools), a copy of the ``nbcourse`` package, ``assignment/tests.py`` and
+``assignment/hidden_tests.py`` (never the solution notebook) and ``config.json`` with the
+limits. Gradescope unpacks it to
 ``/autograder/source``, runs ``setup.sh`` once, then for each submission runs
 ``run_autograder``, which grades ``/autograder/submission/*.ipynb`` with the same grader as
 ``python -m nbcourse grade`` and writes ``/autograder/results/results.json``.
 
-``NBCOURSE_AUTOGRADER_ROOT`` replaces ``/autograder`` and ``NBCOURSE_AUTOGRADER_PYTHON``
-the interpreter, so the bundle can be tried locally.
+``NBCOURSE_AUTOGRADER_ROOT`` replaces ``/autograder`` (in ``setup.sh`` too) and
+``NBCOURSE_AUTOGRADER_PYTHON`` the interpreter of ``run_autograder``, so the bundle can be
+tried locally.
 """
 
 from __future__ import annotations
@@ -28,14 +32,17 @@ __all__ = ["build_bundle", "find_notebooks", "pick_submission", "run"]
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image.
 set -euo pipefail
-SRC=/autograder/source
+ROOT="${NBCOURSE_AUTOGRADER_ROOT:-/autograder}"
+SRC="$ROOT/source"
 PYTHON="${PYTHON:-python3.11}"
 if ! command -v "$PYTHON" >/dev/null 2>&1 || ! command -v bwrap >/dev/null 2>&1; then
     apt-get update
     apt-get install -y --no-install-recommends python3.11 python3.11-venv bubblewrap
 fi
-"$PYTHON" -m venv /autograder/venv
-/autograder/venv/bin/pip install --no-cache-dir -r "$SRC/requirements.txt"
+"$PYTHON" -m venv "$ROOT/venv"
+# What grading needs only (requirements-grader.txt of the course repository, pinned as the
+# book is): the kernel's packages and the grader's, not the book's build and test tools.
+"$ROOT/venv/bin/pip" install --no-cache-dir -r "$SRC/requirements.txt"
 # Tests and library stay readable by root only; kernels run as other users.
 chmod -R go-rwx "$SRC"
 """
@@ -52,18 +59,19 @@ export PYTHONPATH="$ROOT/source"
 exec "$PYTHON" -P -m nbcourse.grading.gradescope run --root "$ROOT"
 """
 
-_RUNTIME_FALLBACK = ["numpy", "scipy", "matplotlib", "ipykernel", "ipython", "jupyter_client",
-                     "pyzmq", "nbformat", "scikit-learn", "ipywidgets"]
+_RUNTIME_FALLBACK = ["numpy", "scipy", "matplotlib", "pandas", "scikit-learn", "ipywidgets",
+                     "ipykernel", "ipython", "jupyter_client", "pyzmq", "nbformat", "PyYAML"]
+GRADER_REQUIREMENTS = "requirements-grader.txt"
 
 
 def _requirements():
-    """Pinned runtime requirements without the editable install of the repository."""
+    """The pinned requirements of grading (``requirements-grader.txt`` of the checkout), or,
+    outside a checkout, the installed versions of the grader's top-level packages."""
     import nbcourse
 
-    pinned = Path(nbcourse.__file__).resolve().parents[1] / "requirements.txt"
+    pinned = Path(nbcourse.__file__).resolve().parents[1] / GRADER_REQUIREMENTS
     if pinned.is_file():
-        lines = pinned.read_text(encoding="utf-8").splitlines()
-        return "\n".join(x for x in lines if not x.strip().startswith("-e")) + "\n"
+        return pinned.read_text(encoding="utf-8")
     from importlib.metadata import version
 
     return "".join(f"{name}=={version(name)}\n" for name in _RUNTIME_FALLBACK)
