@@ -85,6 +85,8 @@ def test_the_bundle_installs_the_grader_requirements(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.network
+@pytest.mark.sandbox
 def test_the_lean_image_grades_the_solution(tmp_path):
     """The bundle's setup.sh, run into a fresh folder (packages from the index, no cache),
     gives an environment in which run_autograder grades the solution with full marks."""

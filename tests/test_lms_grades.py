@@ -22,6 +22,8 @@ from nbcourse.lms.grades import export_grades, read_gradebook
 
 TITLE = "02-binary-discriminant"
 
+pytestmark = pytest.mark.sandbox  # the gradebooks exported here are graded in sandboxes
+
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):

@@ -66,12 +66,13 @@ def test_actionlint_fails_on_a_broken_workflow(tmp_path, name, change, message):
     assert done.returncode != 0 and message in done.stdout, done.stdout + done.stderr
 
 
-def test_the_workflows_run_the_readme_targets():
+def test_the_workflows_run_the_targets_the_docs_give():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    docs = "".join(p.read_text(encoding="utf-8")
+                   for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
     for target in ("book", "pdf", "push-student"):
         assert re.search(rf"^{target}:", makefile, re.M), target
-        assert f"make {target}" in readme, target
+        assert f"make {target}" in docs, target
     book, student = workflow("book.yml"), workflow("student.yml")
     release, ci = workflow("release.yml"), workflow("ci.yml")
     assert re.search(r"^\s*make book$", runs(book), re.M)
