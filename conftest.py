@@ -31,6 +31,9 @@ def _configuration_of_this_run_only():
         os.environ.pop(name, None)
     os.environ["GIT_CONFIG_GLOBAL"] = os.devnull
     os.environ["GIT_CONFIG_NOSYSTEM"] = "1"
+    for role in ("AUTHOR", "COMMITTER"):  # commits made by tests name no one's identity
+        os.environ[f"GIT_{role}_NAME"] = "nbcourse tests"
+        os.environ[f"GIT_{role}_EMAIL"] = "tests@nbcourse.invalid"
 
 
 if "NBCOURSE_TEST_CONFIG" not in os.environ:  # once per run: pytest-xdist's workers inherit it
