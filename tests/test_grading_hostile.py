@@ -17,11 +17,16 @@ from pathlib import Path
 import pytest
 from hostile import (
     ALWAYS_EQUAL,
+    CGROUP_WRITES,
     CPU_SPLIT,
+    ESCALATIONS,
     ESCAPES,
     EX_BINARY,
+    FILL_EVERYWHERE,
     FILL_SCRATCH,
+    FIND_SOLUTION,
     FLOOD,
+    HOLD_INOTIFY,
     HONEST_LIMITS,
     HUGE_REPR,
     IPYTHON_HOOKS,
@@ -31,10 +36,12 @@ from hostile import (
     PATCH_CHECKER,
     PATCH_JSON_PICKLE,
     PATCH_SYS_MODULES,
+    READ_ENVIRONMENTS,
     READ_SECRETS,
     REPLAY_KILL,
     SECRET_SEARCH,
     SPY,
+    USE_DEV,
     WORKER_ATTACK,
     code_cells,
     forged_output,
@@ -1519,3 +1526,250 @@ def test_a_python_installation_under_tmp_stays_visible_and_read_only(tmp_path, m
     assert run.stdout.strip() == "42", run.stderr[-500:]
     assert "Read-only file system" in run.stderr
     assert not (installed / "new").exists()
+
+
+# --- least privilege: nothing beyond the sandbox's own limits -----------------------------
+
+
+def _run_outside(code):
+    """Run one of the hostile cells in a Python process of this user, outside any sandbox;
+    return its namespace (the attack works there: the test can fail)."""
+    namespace = {}
+    exec(code, namespace)
+    return namespace
+
+
+def _started(level, limits=LIMITS):
+    box = Sandbox(limits, tree_limits=level == "tree-limits")
+    box.start()
+    return box
+
+
+def test_no_namespaces_mounts_tracing_or_kernel_keys_in_the_sandbox(level):
+    """A process of the kernel tries to make user, mount, IPC, UTS, network and PID
+    namespaces, to mount a file system in a user namespace of its own, to trace a process
+    and to use the kernel's key store: every attempt fails. A user namespace would let it
+    mount cgroup file systems and raise its own limits."""
+    if os.geteuid() == 0:  # as root every escalation works outside; as a user, most do
+        assert {"user-namespace", "mount", "ptrace", "add_key"} <= set(
+            _run_outside(ESCALATIONS)["escalations"])
+    box = _started(level)
+    try:
+        assert box.execute(ESCALATIONS, 20).status == "ok"
+        assert _value(box, "escalations") == "[]"
+    finally:
+        box.close()
+
+
+def _attack_cgroups_left():
+    """Cgroups named like the one the attack makes, anywhere under /sys/fs/cgroup (removed:
+    the attack removes its own at once, so any found is one it could not)."""
+    found = []
+    for top, dirs, _ in os.walk("/sys/fs/cgroup"):
+        found += [os.path.join(top, d) for d in dirs if d == "nbgrade-attack"]
+    for path in sorted(found, key=len, reverse=True):
+        os.rmdir(path)
+    return found
+
+
+def test_the_sandbox_cannot_change_any_cgroup(level):
+    """Mounting the cgroup hierarchies from a user namespace of its own, the kernel could
+    raise its own memory, process and CPU limits, make cgroups, and at a hierarchy's root
+    where the grader left it write rules for the whole host (a disk throttle). Nothing of
+    that works: the sandbox makes no user namespace, and it sits in a cgroup of its own."""
+    box = _started(level)
+    try:
+        assert box.execute(CGROUP_WRITES, 30).status == "ok"
+        assert _value(box, "cgroup_writes") == "[]"
+    finally:
+        box.close()
+        assert _attack_cgroups_left() == []
+
+
+def test_the_sandbox_sees_nothing_of_the_graders_environment(level, monkeypatch):
+    """A value in the grader's environment (a token of a CI runner) is in no process the
+    sandbox can read, the sandbox's first process (bubblewrap) included, and bubblewrap
+    itself starts without it."""
+    secret = f"nbgrade-token-{os.getpid()}"
+    monkeypatch.setenv("NBCOURSE_TEST_TOKEN", secret)
+    box = _started(level)
+    try:
+        assert box.execute(READ_ENVIRONMENTS.format(secret=secret), 20).status == "ok"
+        assert _value(box, "seen") == "[]"
+        bwrap = [p for p in [box.proc.pid, *_descendants_of(box.proc.pid)]
+                 if _comm(p) == "bwrap"]
+        assert bwrap
+        for pid in bwrap:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                assert secret.encode() not in f.read()
+    finally:
+        box.close()
+
+
+def test_nothing_is_writable_beyond_the_file_cap(level):
+    """/dev, /dev/shm and / hold nothing a kernel writes, beyond its scratch directory's
+    cap: all it writes anywhere fits in ``file_mb``. What an honest notebook needs of /dev
+    (semaphores and shared memory for multiprocessing, /dev/null) still works."""
+    import ast
+
+    limits = LIMITS.replace(file_mb=8)
+    box = _started(level, limits)
+    try:
+        assert box.execute(FILL_EVERYWHERE.format(mb=32), 60).status == "ok"
+        written = ast.literal_eval(_value(box, "written"))
+        assert written["/tmp"] >= 4  # the scratch directory takes what fits
+        assert sum(written.values()) <= limits.file_mb, written
+        assert box.execute(USE_DEV, 30).status == "ok"
+        assert _value(box, "dev_ok") == "True"
+    finally:
+        box.close()
+
+
+def _host_uid(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(next(line for line in f if line.startswith("Uid:")).split()[1])
+
+
+def test_the_kernel_runs_as_an_unprivileged_host_user(level):
+    """Graded by root, the kernel's processes are not root's on the host: the quotas the
+    kernel keeps per user (inotify instances, kernel keys, message queues) are not host
+    root's, and an inotify instance the grader makes still works while the kernel holds as
+    many as it can get."""
+    import ctypes
+
+    if os.geteuid() != 0:
+        pytest.skip("graded by a normal user, the kernel runs as that user")
+    box = _started(level)
+    libc = ctypes.CDLL(None, use_errno=True)
+    try:
+        uids = {_host_uid(p) for p in [box.child, *_descendants_of(box.child)]}
+        assert 0 not in uids and len(uids) == 1, uids
+        assert box.execute(HOLD_INOTIFY, 30).status == "ok"
+        assert int(_value(box, "len(held)")) > 0
+        fd = libc.inotify_init1(0)
+        assert fd >= 0, os.strerror(ctypes.get_errno())
+        os.close(fd)
+    finally:
+        box.close()
+
+
+# --- layouts that would put the course inside the sandbox ---------------------------------
+
+LAYOUTS = ["environment-at-course-root", "course-inside-environment", "out-inside",
+           "submissions-inside", "roster-inside"]
+
+
+def _layout(kind, tmp_path):
+    """A Python prefix ``env`` and where a careless set-up puts the course around it: the
+    assignment, the submissions, the output folder and the roster."""
+    env = tmp_path / "env"
+    course = {"environment-at-course-root": env,
+              "course-inside-environment": env / "course"}.get(kind, tmp_path / "course")
+    inside = {"out-inside": "out", "submissions-inside": "subs", "roster-inside": "roster"}
+    paths = {}
+    for part in ("assignment", "subs", "out", "roster"):
+        top = env if inside.get(kind) == part else course
+        paths[part] = top / {"assignment": "ex", "roster": "roster.csv"}.get(part, part)
+    shutil.copytree(EX_BINARY, paths["assignment"])
+    paths["subs"].mkdir(parents=True)
+    notebook(student_plus(FIND_SOLUTION), paths["subs"] / "thief.ipynb")
+    paths["roster"].parent.mkdir(parents=True, exist_ok=True)
+    paths["roster"].write_text("submission,student_id\nthief.ipynb,s1\n")
+    (env / "lib").mkdir(parents=True, exist_ok=True)
+    return env, paths
+
+
+def test_a_bound_python_prefix_shows_the_sandbox_what_it_holds(tmp_path, monkeypatch):
+    """Why such layouts are refused: the sandbox binds the Python installation's prefix,
+    so whatever lies in it is readable by the kernel (here a solution in a prefix)."""
+    import subprocess
+    import sys
+
+    from nbcourse.grading import sandbox
+
+    if not sandbox.isolation().sandbox:
+        pytest.skip("no sandbox here: " + "; ".join(sandbox.isolation().problems))
+    env, paths = _layout("environment-at-course-root", tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(env))
+    solution = paths["assignment"] / "solution.ipynb"
+    code = f"print(len(open({str(solution)!r}).read()))"
+    run = subprocess.run(sandbox.bwrap_command(1) + ["--", sys.executable, "-I", "-S", "-c", code],
+                         capture_output=True, text=True, timeout=60)
+    assert run.stdout.strip() == str(len(solution.read_text())), run.stderr[-500:]
+
+
+@pytest.mark.parametrize("kind", LAYOUTS)
+def test_a_python_prefix_that_holds_the_course_is_refused(kind, tmp_path, monkeypatch):
+    """A virtual environment made at the course root (``python -m venv .``), a course
+    cloned inside one, or an output folder, submissions or a roster inside the Python
+    prefix: grading is refused before any kernel starts or any output is written, with a
+    message that says what to do."""
+    import sys
+
+    from nbcourse.grading.sandbox import IsolationError
+    from nbcourse.grading.variants import read_roster
+
+    env, paths = _layout(kind, tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(env))
+    subs = sorted(paths["subs"].iterdir())
+    with pytest.raises(IsolationError, match="outside") as refused:
+        grade_batch(paths["assignment"], subs, paths["out"], workers=1, limits=LIMITS,
+                    progress=None, allow_per_process_limits=True,
+                    roster=read_roster(paths["roster"]))
+    assert str(env) in str(refused.value)
+    assert not paths["out"].exists()
+    if kind != "roster-inside":
+        with pytest.raises(IsolationError, match="outside"):
+            grade_notebook(paths["assignment"], subs[0], LIMITS, allow_per_process_limits=True)
+
+
+# --- the grader's own memory ------------------------------------------------------------
+
+DENSE = "[" + ",".join(["[]"] * 6_400_000) + "]"  # 19 MB: six million lists once parsed
+
+READ_AS_THE_GRADER_DOES = """
+import json, sys
+from pathlib import Path
+from nbcourse.grading.grader import read_code_cells
+from nbcourse.grading.files import NotebookError
+from nbcourse.grading.written import WrittenExport
+path, assignment, out = map(Path, sys.argv[1:4])
+try:
+    cells = len(read_code_cells(path))
+except NotebookError as exc:
+    cells = str(exc)
+export = WrittenExport(assignment, out)
+export.update("dense", path, write=False)
+answers = sorted({row["answer"] for row in export.rows.values()})
+peak = next(int(line.split()[1]) for line in open("/proc/self/status")
+            if line.startswith("VmHWM:")) / 1024
+print(json.dumps({"cells": cells, "answers": answers, "peak": peak}))
+"""
+
+
+@pytest.mark.parametrize("where", ["metadata", "outputs"])
+def test_a_dense_notebook_costs_the_grading_process_little_memory(where, tmp_path):
+    """19 MB of empty lists (in the notebook's metadata, or in a cell's outputs) would take
+    some 500 MB once parsed. The grading process reads the code cells and the written
+    answers of it and stays under 300 MiB: it never holds such a notebook parsed whole."""
+    import subprocess
+    import sys
+
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+          "cells": [{"cell_type": "code", "id": "c0", "metadata": {}, "execution_count": 1,
+                     "source": "x = 1\n", "outputs": []},
+                    {"cell_type": "markdown", "id": "m0", "metadata": {},
+                     "source": "## Question 5\nA written answer."}]}
+    text = json.dumps(nb)
+    marker = '"metadata": {}' if where == "metadata" else '"outputs": []'
+    text = text.replace(marker, marker[:-2] + ('{"x": ' + DENSE + "}" if where == "metadata"
+                                               else DENSE), 1)
+    path = tmp_path / "dense.ipynb"
+    path.write_text(text)
+    assert path.stat().st_size > 19_000_000
+    run = subprocess.run([sys.executable, "-c", READ_AS_THE_GRADER_DOES, str(path),
+                          str(EX_BINARY), str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    found = json.loads(run.stdout)
+    assert found["peak"] < 300, found
