@@ -639,7 +639,7 @@ for _pid in [p for p in os.listdir("/proc") if p.isdigit()]:
 FILL_EVERYWHERE = r'''
 import os
 written = {{}}
-for _folder in ("/dev", "/dev/shm", "/dev/pts", "/dev/mqueue", "/", "/tmp"):
+for _folder in ("/tmp", "/dev", "/dev/shm", "/dev/pts", "/dev/mqueue", "/"):
     _mib = 0
     try:
         for _k in range({mb}):
