@@ -23,7 +23,6 @@ read it as a formula; output names are derived injectively from the input paths.
 
 from __future__ import annotations
 
-import json
 import marshal
 import secrets
 import time
@@ -33,13 +32,16 @@ from pathlib import Path
 from . import probe as probe_module
 from . import variants
 from .assignment import MAX_PAYLOAD, Assignment, load_assignment, parse_results
-from .files import (
-    MAX_NOTEBOOK_BYTES,
-    NotebookError,
-    clip,
-    read_regular_file,
+from .cells import read_cells
+from .files import NotebookError, clip
+from .sandbox import (
+    Flood,
+    IsolationError,
+    KernelDied,
+    Sandbox,
+    check_layout,
+    require_isolation,
 )
-from .sandbox import Flood, IsolationError, KernelDied, Sandbox, require_isolation
 
 __all__ = ["GradeResult", "IsolationError", "NotebookError", "Spares", "grade_notebook",
            "read_code_cells"]
@@ -94,32 +96,18 @@ def read_code_cells(path):
     Raises
     ------
     NotebookError
-        If the file is too large, not UTF-8, not JSON, or not an nbformat 4 notebook.
+        If the file is too large, not UTF-8, not JSON, not an nbformat 4 notebook, or too
+        complex to parse within bounded memory (:func:`~nbcourse.grading.cells.read_cells`).
     """
-    raw = read_regular_file(path, MAX_NOTEBOOK_BYTES)
-    try:
-        text = raw.decode("utf-8")
-        nb = json.loads(text)
-    except UnicodeDecodeError as exc:
-        raise NotebookError(f"notebook is not UTF-8 text (byte {exc.start})") from None
-    except (ValueError, RecursionError) as exc:
-        raise NotebookError(f"notebook is not valid JSON ({str(exc)[:120]})") from None
-    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
-        raise NotebookError("notebook has no list of cells (expected nbformat 4)")
-    if nb.get("nbformat") != 4:
-        raise NotebookError(f"expected nbformat 4, got {clip(repr(nb.get('nbformat')), 60)}")
     cells = []
-    for i, cell in enumerate(nb["cells"]):
-        if not isinstance(cell, dict):
+    for i, cell in enumerate(read_cells(path)):
+        if cell is None:
             raise NotebookError(f"cell {i} is not an object")
-        if cell.get("cell_type") != "code":
+        if cell["cell_type"] != "code":
             continue
-        source = cell.get("source", "")
-        if isinstance(source, list) and all(isinstance(s, str) for s in source):
-            source = "".join(source)
-        if not isinstance(source, str):
+        if cell["source"] is None:
             raise NotebookError(f"cell {i} has no text source")
-        cells.append(source)
+        cells.append(cell["source"])
     return cells
 
 
@@ -544,12 +532,15 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     Raises
     ------
     IsolationError
-        If the sandbox (or whole-tree limits, unless allowed) is unavailable.
+        If the sandbox (or whole-tree limits, unless allowed) is unavailable, or a folder
+        bound into the sandbox holds the assignment or the notebook
+        (:func:`~nbcourse.grading.sandbox.check_layout`).
     """
     found = require_isolation(allow_per_process_limits)
     start = time.monotonic()
     if not isinstance(assignment, Assignment):
         assignment = load_assignment(assignment)
+    check_layout(assignment.path, submissions=[path])
     limits = limits or assignment.limits
     name = name or Path(path).stem
     empty = {q.name: [{"ok": False, "error": "not run"}] * len(q.probes())
