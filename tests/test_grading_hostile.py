@@ -1003,6 +1003,9 @@ def test_gradescope_run_autograder_path(attack, tmp_path):
     root = tmp_path / "autograder"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
+    config = json.loads((root / "source" / "config.json").read_text())
+    config["hidden_seconds"] = 2  # the hidden tests' fixed time: short, for a short test
+    (root / "source" / "config.json").write_text(json.dumps(config))
     (root / "submission").mkdir()
     cells = (solution_plus(FLOOD.format(mb=8, n=300, parts=0)) if attack == "flood"
              else student_plus(SPY))
@@ -1022,6 +1025,47 @@ def test_gradescope_run_autograder_path(attack, tmp_path):
                                                 if t["visibility"] == "visible"])
         assert "ValueError: [" in shown and "0.102223" not in shown
         assert results["visibility"] == "after_published"
+
+
+SLOW_ON_EVERY_CALL = """
+import time
+for _name in ("log_odds_weights", "bias", "decide"):
+    if _name in globals():
+        globals()[_name] = (lambda f: lambda *a, **k: (time.sleep(3), f(*a, **k))[1])(
+            globals()[_name])
+"""
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("cells", ["honest", "slow"])
+def test_the_hidden_tests_take_a_fixed_time(cells, assignment, tmp_path, monkeypatch):
+    """Where a student sees how long grading took (Gradescope), the hidden tests' phase
+    takes a fixed time whatever the student's code does with their inputs: the phase that
+    would end at once (honest work) is padded, one whose functions take longer on the
+    hidden inputs is stopped at the budget. Checked by the phase's length, which is at
+    least the budget by construction; honest work still scores full marks."""
+    from nbcourse.grading import grader
+
+    lengths = []
+    extract = grader._extract_all
+
+    def timed(*args, **kwargs):
+        began = time.monotonic()
+        try:
+            return extract(*args, **kwargs)
+        finally:
+            lengths.append(time.monotonic() - began)
+
+    monkeypatch.setattr(grader, "_extract_all", timed)
+    fixed = 4.0
+    code = solution_plus() if cells == "honest" else solution_plus(SLOW_ON_EVERY_CALL)
+    result = grade_notebook(assignment, notebook(code, tmp_path / "hw.ipynb"), LIMITS,
+                            allow_per_process_limits=True, hidden_seconds=fixed)
+    assert len(lengths) == 1 and lengths[0] >= fixed + grader.STOP_SECONDS
+    if cells == "honest":
+        assert result.total == FULL, result.reason
+    else:  # each probe runs into its time limit: the budget, not the probes, ends the phase
+        assert result.status == "graded" and result.total < FULL, result.reason
 
 
 @pytest.mark.sandbox
@@ -1052,6 +1096,16 @@ def test_replays_count_against_the_total_deadline(level, assignment, tmp_path):
 # --- a batch that no submission can spoil ----------------------------------------------
 
 
+# in the grader's environment while a hostile batch runs; no kernel may read it
+BATCH_TOKEN = "nbgrade-batch-token-5e1d"
+# the answers of the solution, spoilt if any of the escalations before it worked
+PRIVILEGE_SHOWN = """
+if escalations or cgroup_writes or seen or sum(written.values()) > 64:
+    def log_odds_weights(p, q):
+        return [0.0] * len(p)
+"""
+
+
 def _hostile_batch(folder):
     """Hostile files and names next to honest work; returns ``{name: total}`` expected
     for the output rows (None: the row must exist with status invalid). Files that only
@@ -1074,7 +1128,9 @@ def _hostile_batch(folder):
     os.mkfifo(folder / "fifo.ipynb")
     big = {"nbformat": "x" * 19_000_000, "cells": []}
     (folder / "big.ipynb").write_text(json.dumps(big))
-    return {"a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3DHYPERLINK%281%29.ipynb": 0,
+    notebook(sol + [ESCALATIONS, CGROUP_WRITES, READ_ENVIRONMENTS.format(secret=BATCH_TOKEN),
+                    FILL_EVERYWHERE.format(mb=80), PRIVILEGE_SHOWN], folder / "privilege.ipynb")
+    return {"privilege.ipynb": FULL, "a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3DHYPERLINK%281%29.ipynb": 0,
             "flood.ipynb": ("error", 0), "spy.ipynb": 0, "spaces.ipynb": FULL,
             "hw-2.ipynb": None, "grades.csv.ipynb": None, "%2E..ipynb": None,
             "%1B%5B2K%1B%5B1Aevil.ipynb": None, "link.ipynb": None, "null.ipynb": None,
@@ -1138,7 +1194,8 @@ def test_hostile_batch_at_every_level(level_name, tmp_path):
     cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX_BINARY),
            "--out", str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "90",
            "--memory-mb", "1024", str(subs)]
-    env = {**os.environ, "PYTHONPATH": str(EX_BINARY.parents[1])}  # this checkout
+    env = {**os.environ, "PYTHONPATH": str(EX_BINARY.parents[1]),  # this checkout
+           "NBCOURSE_TEST_TOKEN": BATCH_TOKEN}
     if level_name == "per-process-limits":
         env["NBCOURSE_GRADING_TREE_LIMITS"] = "0"
         refused = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
@@ -1213,7 +1270,8 @@ def normal_user():
                   "--", "setpriv", "--reuid", user, "--regid", user, "--init-groups",
                   "--inh-caps=-all", "--bounding-set=-all", "--"]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work),
-               "LANG": "C.UTF-8", "PYTHONPATH": str(EX_BINARY.parents[1])}  # this checkout
+               "LANG": "C.UTF-8", "PYTHONPATH": str(EX_BINARY.parents[1]),  # this checkout
+               "NBCOURSE_TEST_TOKEN": BATCH_TOKEN}
         probe = subprocess.run(
             prefix + [sys.executable, "-P", "-c", "import json, nbcourse.grading.sandbox as s;"
                       "f = s.isolation(); print(json.dumps([f.sandbox, f.tree_limits, "

@@ -320,6 +320,8 @@ mapped, go = os.pipe(), os.pipe()
 child = os.fork()
 if child == 0:
     try:
+        os.close(mapped[0])
+        os.close(go[1])
         become(uid)
         if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
             raise OSError(ctypes.get_errno(), "cannot make a user namespace")
@@ -352,11 +354,19 @@ os.close(mapped[1])
 os.close(go[0])
 if os.read(mapped[0], 1) == b"1":
     owners = {(0, 0)} | {tuple(o) for _, _, found in config["uncover"] for o in found}
-    for kind, column in (("uid", 0), ("gid", 1)):
+    # opened as the namespace's owner (whose capabilities in it the kernel asks for: root
+    # may lack CAP_SYS_ADMIN), with root's capabilities kept (SECBIT_NO_SETUID_FIXUP),
+    # which mapping other ids asks for
+    libc.prctl(28, 0x4, 0, 0, 0)  # PR_SET_SECUREBITS
+    os.seteuid(uid)
+    try:
+        maps = [open(f"/proc/{child}/{kind}_map", "w") for kind in ("uid", "gid")]
+    finally:
+        os.seteuid(0)
+    for f, column in zip(maps, (0, 1)):
         ids = sorted({o[column] for o in owners} - {65534, uid})
-        lines = "".join(f"{i} {i} 1\n" for i in ids) + f"65534 {uid} 1\n"
-        with open(f"/proc/{child}/{kind}_map", "w") as f:
-            f.write(lines)
+        with f:
+            f.write("".join(f"{i} {i} 1\n" for i in ids) + f"65534 {uid} 1\n")
     os.write(go[1], b"1")
 os.close(go[1])
 _, status = os.waitpid(child, 0)
