@@ -60,6 +60,7 @@ LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1
 # a flood is ended by the link's limit on the bytes it reads, not by the cell's time limit
 FLOOD_LIMITS = LIMITS.replace(cell_timeout=30)
 FULL = 12.0
+pytestmark = pytest.mark.sandbox  # nearly every test here grades in a sandbox
 
 
 @pytest.fixture(scope="module")
@@ -1846,3 +1847,58 @@ def test_a_dense_notebook_costs_the_grading_process_little_memory(where, tmp_pat
         assert found["cells"] == 1, found
     else:
         assert "too complex" in found["cells"], found
+
+
+# --- the system call filter, decided without a kernel --------------------------------------
+
+
+def _decide(program, arch, nr, arg0=0):
+    """What the classic BPF ``program`` returns for a system call (the few opcodes it uses:
+    load a word, jump if equal / greater or equal / any bit set, return)."""
+    import struct
+
+    ops = [struct.unpack_from("<HBBI", program, i) for i in range(0, len(program), 8)]
+    data = struct.pack("<iIQ6Q", nr, arch, 0, arg0, 0, 0, 0, 0, 0)
+    acc, pc = 0, 0
+    while True:
+        code, jt, jf, k = ops[pc]
+        if code == 0x20:
+            acc = struct.unpack_from("<I", data, k)[0]
+        elif code == 0x06:
+            return k
+        else:
+            taken = {0x15: acc == k, 0x35: acc >= k, 0x45: bool(acc & k)}[code]
+            pc += jt if taken else jf
+        pc += 1
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_the_filter_denies_namespaces_mounts_tracing_and_keys_only(machine):
+    import errno
+
+    from nbcourse.grading import seccomp
+
+    arch, numbers, x32 = seccomp.TABLES[machine]
+    program = seccomp.program(machine)
+    eperm = seccomp.RET_ERRNO | errno.EPERM
+    sigchld, thread = 17, 0x00010000 | 0x00000100 | 0x00000200 | 0x00000400 | 0x00000800
+    assert _decide(program, arch, numbers["clone"], sigchld) == seccomp.ALLOW
+    assert _decide(program, arch, numbers["clone"], thread) == seccomp.ALLOW
+    for flag in (0x10000000, 0x00020000, 0x40000000, 0x20000000, 0x02000000):
+        assert _decide(program, arch, numbers["clone"], sigchld | flag) == eperm
+        assert _decide(program, arch, numbers["unshare"], flag) == eperm
+    assert _decide(program, arch, numbers["unshare"], 0x00000080) == eperm  # CLONE_NEWTIME
+    assert _decide(program, arch, numbers["unshare"], 0x00000400) == seccomp.ALLOW  # CLONE_FILES
+    assert _decide(program, arch, numbers["clone3"]) == seccomp.RET_ERRNO | errno.ENOSYS
+    for name in seccomp.DENIED:
+        if name in numbers:
+            assert _decide(program, arch, numbers[name]) == eperm, name
+    for nr in (0, 1, 2, 3, 9, 39, 60, 63, 202, 231):  # read, write, mmap, futex, exit_group...
+        if nr not in numbers.values():
+            assert _decide(program, arch, nr) == seccomp.ALLOW, nr
+    other = 0x40000003  # AUDIT_ARCH_I386: a 32-bit call is killed, whatever its number
+    assert _decide(program, other, 1) == seccomp.KILL_PROCESS
+    if x32:
+        assert _decide(program, arch, 0x40000000 | 1) == seccomp.KILL_PROCESS
+    with pytest.raises(ValueError, match="machine must be one of"):
+        seccomp.program("ppc64le")

@@ -5,16 +5,22 @@ Every kernel is started by bubblewrap (``bwrap``, Debian package ``bubblewrap``)
 * its own user, mount, PID, IPC, UTS, cgroup and network namespaces: no network at all
   (not even 127.0.0.1 or abstract Unix sockets), no view of any process but its own;
 * a filesystem holding only the Python installation (read-only; an installed nbcourse is
-  covered), the shared libraries it loads, a minimal ``/dev``, its own ``/proc`` and a
-  private, size-capped tmpfs as ``/tmp`` (its home and working directory). The repository,
-  the assignment, other submissions and the output folder are not in it;
+  covered), the shared libraries it loads, five devices in a read-only ``/dev``, its own
+  ``/proc``, a read-only root and one place to write: a private, size-capped tmpfs as
+  ``/tmp`` (its home and working directory), where ``/dev/shm`` leads. The repository, the
+  assignment, other submissions and the output folder are not in it, and layouts in which a
+  bound folder holds them are refused (:func:`check_layout`);
 * ``--die-with-parent`` and ``--new-session``: killing the sandbox's bubblewrap process (or
   the grading worker) kills every process in it, whatever it forked or ``setsid``-ed. A
   worker killed while one of its sandboxes is still being set up (before bubblewrap has
   bound itself to it) leaves that sandbox's first process waiting, idle and empty; the next
   batch kills it with everything else left in the cgroups of dead workers
   (:meth:`TreeLimits.remove_stale`);
-* every capability dropped and a scrubbed environment.
+* least privilege: every capability dropped, a system call filter (:mod:`.seccomp`) and
+  ``--disable-userns`` (no namespaces, mounts, tracing or kernel keys inside), a host uid
+  of its own when the grader is root (:func:`sandbox_user`), a cgroup of its own in every
+  hierarchy the grader can write to (:class:`TreeLimits`), and bubblewrap started with an
+  empty environment (the kernel gets a fixed one).
 
 Memory, CPU and process limits cover the whole process tree through a cgroup of its own
 (cgroup v1 controllers ``memory``, ``pids`` and ``cpu``, or cgroup v2), which needs a
@@ -313,9 +319,11 @@ if not config["uncover"]:
     become(uid)
     os.execve(argv[0], argv, {})
 libc = ctypes.CDLL(None, use_errno=True)
-libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-if os.getppid() != config["parent"]:
-    sys.exit(125)
+def die_with_parent():  # again after every change of this process's ids, which undoes it
+    libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != config["parent"]:
+        os._exit(125)
+die_with_parent()
 mapped, go = os.pipe(), os.pipe()
 child = os.fork()
 if child == 0:
@@ -363,6 +371,7 @@ if os.read(mapped[0], 1) == b"1":
         maps = [open(f"/proc/{child}/{kind}_map", "w") for kind in ("uid", "gid")]
     finally:
         os.seteuid(0)
+        die_with_parent()
     for f, column in zip(maps, (0, 1)):
         ids = sorted({o[column] for o in owners} - {65534, uid})
         with f:
