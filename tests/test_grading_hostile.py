@@ -1812,15 +1812,17 @@ print(json.dumps({"cells": cells, "answers": answers, "peak": peak}))
 """
 
 
-@pytest.mark.parametrize("where", ["metadata", "outputs", "honest-image"])
+@pytest.mark.parametrize("where", ["metadata", "outputs", "honest-image", "small"])
 def test_a_dense_notebook_costs_the_grading_process_little_memory(where, tmp_path):
     """19 MB of empty lists (in the notebook's metadata, or in a cell's outputs) would take
     some 500 MB once parsed. The grading process reads the code cells and the written
     answers of it and stays under 300 MiB: it never holds such a notebook parsed whole (the
     notebook is refused as too complex). A notebook as large whose bulk is one image output
-    is read as usual."""
+    is read as usual, and so is a dense notebook of 1 MiB (read in the grading process)."""
     import subprocess
     import sys
+
+    from nbcourse.grading.cells import IN_PROCESS_BYTES
 
     nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
           "cells": [{"cell_type": "code", "id": "c0", "metadata": {}, "execution_count": 1,
@@ -1829,21 +1831,25 @@ def test_a_dense_notebook_costs_the_grading_process_little_memory(where, tmp_pat
                      "source": "## Question 5\nA written answer."}]}
     text = json.dumps(nb)
     dense = _dense()
-    bulk = {"metadata": '{"x": ' + dense + "}", "outputs": dense,
+    small = "[" + "[]," * (IN_PROCESS_BYTES // 3 - 200) + "[]]"
+    bulk = {"metadata": '{"x": ' + dense + "}", "outputs": dense, "small": small,
             "honest-image": json.dumps([{"output_type": "display_data", "metadata": {},
                                          "data": {"image/png": "iVBO" * 4_800_000}}])}[where]
     marker = '"metadata": {}' if where == "metadata" else '"outputs": []'
     text = text.replace(marker, marker[:-2] + bulk, 1)
     path = tmp_path / "dense.ipynb"
     path.write_text(text)
-    assert path.stat().st_size > 19_000_000
+    if where == "small":
+        assert IN_PROCESS_BYTES - 1000 < path.stat().st_size <= IN_PROCESS_BYTES
+    else:
+        assert path.stat().st_size > 19_000_000
     run = subprocess.run([sys.executable, "-c", READ_AS_THE_GRADER_DOES, str(path),
                           str(EX_BINARY), str(tmp_path / "out")],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     found = json.loads(run.stdout)
     assert found["peak"] < 300, found
-    if where == "honest-image":
+    if where in ("honest-image", "small"):
         assert found["cells"] == 1, found
     else:
         assert "too complex" in found["cells"], found

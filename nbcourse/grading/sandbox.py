@@ -301,7 +301,7 @@ def _uncover(paths):
 # paths back into it, then becomes bubblewrap (with no capability left: its uid in the
 # namespace is not 0). This process waits for it, and dies with the grader.
 LAUNCHER = r"""
-import ctypes, json, os, signal, sys
+import json, os, sys
 config = json.loads(sys.argv[1])
 argv = sys.argv[2:]
 for path in config["cgroups"]:
@@ -318,6 +318,7 @@ def become(uid):
 if not config["uncover"]:
     become(uid)
     os.execve(argv[0], argv, {})
+import ctypes, signal
 libc = ctypes.CDLL(None, use_errno=True)
 def die_with_parent():  # again after every change of this process's ids, which undoes it
     libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -610,15 +611,20 @@ class TreeLimits:
                     pass
             time.sleep(0.01)
         empty = not self.pids()
-        for d in self._tree():
-            for _ in range(100):
+        pending = self._tree()  # a cgroup is removed once its killed processes are reaped
+        for _ in range(200):
+            left = []
+            for d in pending:
                 try:
                     d.rmdir()
-                    break
                 except FileNotFoundError:
-                    break
+                    pass
                 except OSError:
-                    time.sleep(0.02)
+                    left.append(d)
+            if not left:
+                break
+            pending = left
+            time.sleep(0.01)
         self.dirs = [d for d in self.dirs if d.exists()]
         return empty and not self.dirs
 
