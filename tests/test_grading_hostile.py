@@ -60,7 +60,6 @@ LIMITS = Limits(cell_timeout=2.5, total_timeout=45, probe_timeout=2, memory_mb=1
 # a flood is ended by the link's limit on the bytes it reads, not by the cell's time limit
 FLOOD_LIMITS = LIMITS.replace(cell_timeout=30)
 FULL = 12.0
-pytestmark = pytest.mark.sandbox  # nearly every test here grades in a sandbox
 
 
 @pytest.fixture(scope="module")
@@ -1739,6 +1738,7 @@ def _layout(kind, tmp_path):
     return env, paths
 
 
+@pytest.mark.sandbox
 def test_a_bound_python_prefix_shows_the_sandbox_what_it_holds(tmp_path, monkeypatch):
     """Why such layouts are refused: the sandbox binds the Python installation's prefix,
     so whatever lies in it is readable by the kernel (here a solution in a prefix)."""
@@ -1759,6 +1759,7 @@ def test_a_bound_python_prefix_shows_the_sandbox_what_it_holds(tmp_path, monkeyp
     assert out.strip() == str(len(solution.read_text())), err[-500:]
 
 
+@pytest.mark.sandbox
 @pytest.mark.parametrize("kind", LAYOUTS)
 def test_a_python_prefix_that_holds_the_course_is_refused(kind, tmp_path, monkeypatch):
     """A virtual environment made at the course root (``python -m venv .``), a course
@@ -1812,6 +1813,7 @@ print(json.dumps({"cells": cells, "answers": answers, "peak": peak}))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["metadata", "outputs", "honest-image", "small"])
 def test_a_dense_notebook_costs_the_grading_process_little_memory(where, tmp_path):
     """19 MB of empty lists (in the notebook's metadata, or in a cell's outputs) would take
