@@ -8,6 +8,7 @@ code; ``--baseline``, default the commit before the sandbox changed):
   submission with its check cells), ``--workers`` worker processes (goal: at least 1);
 * the cost of starting one sandboxed kernel and stopping it (median of ``--starts``);
 
+* the same two figures for ``--before``, the sandbox before least privilege;
 * the bookkeeping of a large batch: ``--bookkeeping`` submissions that are not notebooks
   (each graded at once, without a kernel, so what is timed is writing ``grades.csv``, the
   written answers and ``results.json``), against the grader of ``--bookkeeping-baseline``
@@ -16,7 +17,8 @@ code; ``--baseline``, default the commit before the sandbox changed):
 and for this tree only, the peak resident memory of the grading side on a batch of hostile
 submissions (forged huge replies, 2.4 GB of messages sent to the grader, a line that makes a
 backtracking pattern take cubic time, a 19 MB string in the notebook, memory split over
-processes, FIFOs, symbolic links, scratch filling, an exception with a 50 MB message): the
+processes, FIFOs, symbolic links, scratch filling, an exception with a 50 MB message, 19 MB
+of empty lists that would take some 500 MB parsed whole): the
 batch process, each worker and each link process (which holds one kernel's connection), and
 the sum of them all, sampled while the batch runs, and the processor time of the batch
 process and its workers.
@@ -39,6 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXERCISE = "exercises/02-binary-discriminant"
 BASELINE = "8c0c03b"  # the grader with its own zygote and mount code
 BOOKKEEPING_BASELINE = "cbc4ec5"  # grades.csv and written answers rewritten per submission
+BEFORE = "6f8384c"  # the bubblewrap sandbox before least privilege (a seccomp filter, a host
+# uid of its own, a cgroup in every hierarchy, the bounded notebook parse)
 
 BOOKKEEPING = textwrap.dedent("""
     import json, sys, time
@@ -128,11 +132,13 @@ HOSTILE = textwrap.dedent("""
     notebook(sol + [FLOOD.format(mb=8, n=0, parts=300)], subs / "flood-parts.ipynb")
     notebook(sol + [" " * 200_000 + "x = 1"], subs / "spaces.ipynb")
     (subs / "big.ipynb").write_text(json.dumps({"nbformat": "x" * 19_000_000, "cells": []}))
+    dense = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []})
+    (subs / "dense.ipynb").write_text(dense.replace("{}", "[" + "[]," * 6_399_999 + "[]]", 1))
     os.mkfifo(subs / "fifo.ipynb")
     (subs / "zero.ipynb").symlink_to("/dev/zero")
     for i in range(4):
         notebook(sol, subs / f"honest{i}.ipynb")
-    peaks = {"worker": 0.0, "link": 0.0, "all": 0.0}
+    peaks = {"worker": 0.0, "link": 0.0, "parse": 0.0, "all": 0.0}
     cpu = {}
     done = threading.Event()
 
@@ -152,7 +158,8 @@ HOSTILE = textwrap.dedent("""
                 except OSError:
                     continue
                 kind = ("worker" if b"nbcourse.grading.batch" in cmd and b"--worker" in cmd
-                        else "link" if b"connection to one kernel" in cmd else None)
+                        else "link" if b"connection to one kernel" in cmd
+                        else "parse" if b'config["max_cells"]' in cmd else None)
                 hwm = [line for line in status.splitlines() if line.startswith("VmHWM:")]
                 pss = []
                 if kind or int(pid) == os.getpid():
@@ -188,7 +195,8 @@ HOSTILE = textwrap.dedent("""
         "grader_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "grader_cpu": resource.getrusage(resource.RUSAGE_SELF).ru_utime
                       + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
-        "worker_mib": peaks["worker"], "link_mib": peaks["link"], "all_mib": peaks["all"],
+        "worker_mib": peaks["worker"], "link_mib": peaks["link"], "parse_mib": peaks["parse"],
+        "all_mib": peaks["all"], "dense": by_name["dense.ipynb"].reason[:120],
         "worker_cpu": sum(cpu.values())}))
 """)
 
@@ -218,6 +226,9 @@ def main():
     parser.add_argument("--starts", type=int, default=10)
     parser.add_argument("--baseline", default=BASELINE, help="git commit of the earlier grader")
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--before", default=BEFORE,
+                        help="git commit of the same sandbox before least privilege ('' to "
+                             "leave it out)")
     parser.add_argument("--bookkeeping", type=int, default=1000,
                         help="submissions of the bookkeeping batch (0: leave it out)")
     parser.add_argument("--bookkeeping-baseline", default=BOOKKEEPING_BASELINE)
@@ -231,6 +242,10 @@ def main():
             old = _baseline_tree(args.baseline, Path(tmp) / "baseline")
             runs.append((f"zygote + own mount code ({args.baseline})", str(old),
                          old / EXERCISE, START_OLD, []))
+        if args.before:
+            before = _baseline_tree(args.before, Path(tmp) / "before")
+            runs.append((f"bubblewrap sandbox before least privilege ({args.before})",
+                         str(before), before / EXERCISE, START_NEW, ["new"]))
         for label, path, exercise, start_code, extra in runs:
             starts = _run(start_code, [args.starts], path)
             work = Path(tempfile.mkdtemp(dir=tmp))
@@ -262,7 +277,8 @@ def main():
         print(f"\nhostile batch ({h['n']} submissions, {h['honest_full']}/4 honest ones with full "
               f"marks) in {h['seconds']:.1f} s")
         print(f"  peak resident memory: batch process {h['grader_mib']:.0f} MiB, largest worker "
-              f"{h['worker_mib']:.0f} MiB, largest link {h['link_mib']:.0f} MiB; all of them "
+              f"{h['worker_mib']:.0f} MiB, largest link {h['link_mib']:.0f} MiB, largest notebook "
+              f"parse {h['parse_mib']:.0f} MiB; all of them "
               f"at once {h['all_mib']:.0f} MiB at most (proportional set size, sampled every "
               f"50 ms)")
         print(f"  processor time: batch process {h['grader_cpu']:.1f} s, workers "
@@ -270,6 +286,7 @@ def main():
         for line in h["flood"]:
             print(f"  flood: {line}")
         print(f"  50 MB exception message: {h['raise']}")
+        print(f"  19 MB of empty lists: {h['dense']}")
 
 
 if __name__ == "__main__":

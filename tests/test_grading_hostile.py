@@ -17,11 +17,16 @@ from pathlib import Path
 import pytest
 from hostile import (
     ALWAYS_EQUAL,
+    CGROUP_WRITES,
     CPU_SPLIT,
+    ESCALATIONS,
     ESCAPES,
     EX_BINARY,
+    FILL_EVERYWHERE,
     FILL_SCRATCH,
+    FIND_SOLUTION,
     FLOOD,
+    HOLD_INOTIFY,
     HONEST_LIMITS,
     HUGE_REPR,
     IPYTHON_HOOKS,
@@ -31,10 +36,12 @@ from hostile import (
     PATCH_CHECKER,
     PATCH_JSON_PICKLE,
     PATCH_SYS_MODULES,
+    READ_ENVIRONMENTS,
     READ_SECRETS,
     REPLAY_KILL,
     SECRET_SEARCH,
     SPY,
+    USE_DEV,
     WORKER_ATTACK,
     code_cells,
     forged_output,
@@ -996,6 +1003,9 @@ def test_gradescope_run_autograder_path(attack, tmp_path):
     root = tmp_path / "autograder"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
+    config = json.loads((root / "source" / "config.json").read_text())
+    config["hidden_seconds"] = 2  # the hidden tests' fixed time: short, for a short test
+    (root / "source" / "config.json").write_text(json.dumps(config))
     (root / "submission").mkdir()
     cells = (solution_plus(FLOOD.format(mb=8, n=300, parts=0)) if attack == "flood"
              else student_plus(SPY))
@@ -1015,6 +1025,47 @@ def test_gradescope_run_autograder_path(attack, tmp_path):
                                                 if t["visibility"] == "visible"])
         assert "ValueError: [" in shown and "0.102223" not in shown
         assert results["visibility"] == "after_published"
+
+
+SLOW_ON_EVERY_CALL = """
+import time
+for _name in ("log_odds_weights", "bias", "decide"):
+    if _name in globals():
+        globals()[_name] = (lambda f: lambda *a, **k: (time.sleep(3), f(*a, **k))[1])(
+            globals()[_name])
+"""
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("cells", ["honest", "slow"])
+def test_the_hidden_tests_take_a_fixed_time(cells, assignment, tmp_path, monkeypatch):
+    """Where a student sees how long grading took (Gradescope), the hidden tests' phase
+    takes a fixed time whatever the student's code does with their inputs: the phase that
+    would end at once (honest work) is padded, one whose functions take longer on the
+    hidden inputs is stopped at the budget. Checked by the phase's length, which is at
+    least the budget by construction; honest work still scores full marks."""
+    from nbcourse.grading import grader
+
+    lengths = []
+    extract = grader._extract_all
+
+    def timed(*args, **kwargs):
+        began = time.monotonic()
+        try:
+            return extract(*args, **kwargs)
+        finally:
+            lengths.append(time.monotonic() - began)
+
+    monkeypatch.setattr(grader, "_extract_all", timed)
+    fixed = 4.0
+    code = solution_plus() if cells == "honest" else solution_plus(SLOW_ON_EVERY_CALL)
+    result = grade_notebook(assignment, notebook(code, tmp_path / "hw.ipynb"), LIMITS,
+                            allow_per_process_limits=True, hidden_seconds=fixed)
+    assert len(lengths) == 1 and lengths[0] >= fixed + grader.STOP_SECONDS
+    if cells == "honest":
+        assert result.total == FULL, result.reason
+    else:  # each probe runs into its time limit: the budget, not the probes, ends the phase
+        assert result.status == "graded" and result.total < FULL, result.reason
 
 
 @pytest.mark.sandbox
@@ -1045,6 +1096,16 @@ def test_replays_count_against_the_total_deadline(level, assignment, tmp_path):
 # --- a batch that no submission can spoil ----------------------------------------------
 
 
+# in the grader's environment while a hostile batch runs; no kernel may read it
+BATCH_TOKEN = "nbgrade-batch-token-5e1d"
+# the answers of the solution, spoilt if any of the escalations before it worked
+PRIVILEGE_SHOWN = """
+if escalations or cgroup_writes or seen or sum(written.values()) > 64:
+    def log_odds_weights(p, q):
+        return [0.0] * len(p)
+"""
+
+
 def _hostile_batch(folder):
     """Hostile files and names next to honest work; returns ``{name: total}`` expected
     for the output rows (None: the row must exist with status invalid). Files that only
@@ -1067,7 +1128,9 @@ def _hostile_batch(folder):
     os.mkfifo(folder / "fifo.ipynb")
     big = {"nbformat": "x" * 19_000_000, "cells": []}
     (folder / "big.ipynb").write_text(json.dumps(big))
-    return {"a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3DHYPERLINK%281%29.ipynb": 0,
+    notebook(sol + [ESCALATIONS, CGROUP_WRITES, READ_ENVIRONMENTS.format(secret=BATCH_TOKEN),
+                    FILL_EVERYWHERE.format(mb=80), PRIVILEGE_SHOWN], folder / "privilege.ipynb")
+    return {"privilege.ipynb": FULL, "a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3DHYPERLINK%281%29.ipynb": 0,
             "flood.ipynb": ("error", 0), "spy.ipynb": 0, "spaces.ipynb": FULL,
             "hw-2.ipynb": None, "grades.csv.ipynb": None, "%2E..ipynb": None,
             "%1B%5B2K%1B%5B1Aevil.ipynb": None, "link.ipynb": None, "null.ipynb": None,
@@ -1131,7 +1194,8 @@ def test_hostile_batch_at_every_level(level_name, tmp_path):
     cmd = [sys.executable, "-P", "-m", "nbcourse", "grade", "--assignment", str(EX_BINARY),
            "--out", str(out), "--workers", "2", "--cell-timeout", "20", "--total-timeout", "90",
            "--memory-mb", "1024", str(subs)]
-    env = {**os.environ, "PYTHONPATH": str(EX_BINARY.parents[1])}  # this checkout
+    env = {**os.environ, "PYTHONPATH": str(EX_BINARY.parents[1]),  # this checkout
+           "NBCOURSE_TEST_TOKEN": BATCH_TOKEN}
     if level_name == "per-process-limits":
         env["NBCOURSE_GRADING_TREE_LIMITS"] = "0"
         refused = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
@@ -1206,7 +1270,8 @@ def normal_user():
                   "--", "setpriv", "--reuid", user, "--regid", user, "--init-groups",
                   "--inh-caps=-all", "--bounding-set=-all", "--"]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work),
-               "LANG": "C.UTF-8", "PYTHONPATH": str(EX_BINARY.parents[1])}  # this checkout
+               "LANG": "C.UTF-8", "PYTHONPATH": str(EX_BINARY.parents[1]),  # this checkout
+               "NBCOURSE_TEST_TOKEN": BATCH_TOKEN}
         probe = subprocess.run(
             prefix + [sys.executable, "-P", "-c", "import json, nbcourse.grading.sandbox as s;"
                       "f = s.isolation(); print(json.dumps([f.sandbox, f.tree_limits, "
@@ -1514,8 +1579,334 @@ def test_a_python_installation_under_tmp_stays_visible_and_read_only(tmp_path, m
     monkeypatch.setattr(sys, "prefix", str(installed))  # an installation whose prefix is there
     code = (f"import sys; sys.path.insert(0, {str(installed)!r}); import marker; "
             f"print(marker.VALUE, flush=True); open({str(installed / 'new')!r}, 'w')")
-    run = subprocess.run(sandbox.bwrap_command(1) + ["--", sys.executable, "-I", "-S", "-c", code],
-                         capture_output=True, text=True, timeout=60)
-    assert run.stdout.strip() == "42", run.stderr[-500:]
-    assert "Read-only file system" in run.stderr
+    run = sandbox.popen([sys.executable, "-I", "-S", "-c", code], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
+    out, err = run.communicate(timeout=60)
+    assert out.strip() == "42", err[-500:]
+    assert "Read-only file system" in err
     assert not (installed / "new").exists()
+
+
+# --- least privilege: nothing beyond the sandbox's own limits -----------------------------
+
+
+def _run_outside(code):
+    """Run one of the hostile cells in a Python process of this user, outside any sandbox;
+    return its namespace (the attack works there: the test can fail)."""
+    namespace = {}
+    exec(code, namespace)
+    return namespace
+
+
+def _started(level, limits=LIMITS):
+    box = Sandbox(limits, tree_limits=level == "tree-limits")
+    box.start()
+    return box
+
+
+def test_no_namespaces_mounts_tracing_or_kernel_keys_in_the_sandbox(level):
+    """A process of the kernel tries to make user, mount, IPC, UTS, network and PID
+    namespaces, to mount a file system in a user namespace of its own, to trace a process
+    and to use the kernel's key store: every attempt fails. A user namespace would let it
+    mount cgroup file systems and raise its own limits."""
+    if os.geteuid() == 0:  # as root every escalation works outside; as a user, most do
+        assert {"user-namespace", "mount", "ptrace", "add_key"} <= set(
+            _run_outside(ESCALATIONS)["escalations"])
+    box = _started(level)
+    try:
+        assert box.execute(ESCALATIONS, 20).status == "ok"
+        assert _value(box, "escalations") == "[]"
+    finally:
+        box.close()
+
+
+def _attack_cgroups_left():
+    """Cgroups named like the one the attack makes, anywhere under /sys/fs/cgroup (removed:
+    the attack removes its own at once, so any found is one it could not)."""
+    found = []
+    for top, dirs, _ in os.walk("/sys/fs/cgroup"):
+        found += [os.path.join(top, d) for d in dirs if d == "nbgrade-attack"]
+    for path in sorted(found, key=len, reverse=True):
+        os.rmdir(path)
+    return found
+
+
+def test_the_sandbox_cannot_change_any_cgroup(level):
+    """Mounting the cgroup hierarchies from a user namespace of its own, the kernel could
+    raise its own memory, process and CPU limits, make cgroups, and at a hierarchy's root
+    where the grader left it write rules for the whole host (a disk throttle). Nothing of
+    that works: the sandbox makes no user namespace, and it sits in a cgroup of its own."""
+    box = _started(level)
+    try:
+        assert box.execute(CGROUP_WRITES, 30).status == "ok"
+        assert _value(box, "cgroup_writes") == "[]"
+    finally:
+        box.close()
+        assert _attack_cgroups_left() == []
+
+
+def test_the_sandbox_sees_nothing_of_the_graders_environment(level, monkeypatch):
+    """A value in the grader's environment (a token of a CI runner) is in no process the
+    sandbox can read, the sandbox's first process (bubblewrap) included, and bubblewrap
+    itself starts without it."""
+    secret = f"nbgrade-token-{os.getpid()}"
+    monkeypatch.setenv("NBCOURSE_TEST_TOKEN", secret)
+    box = _started(level)
+    try:
+        assert box.execute(READ_ENVIRONMENTS.format(secret=secret), 20).status == "ok"
+        assert _value(box, "seen") == "[]"
+        bwrap = [p for p in [box.proc.pid, *_descendants_of(box.proc.pid)]
+                 if _comm(p) == "bwrap"]
+        assert bwrap
+        for pid in bwrap:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                assert secret.encode() not in f.read()
+    finally:
+        box.close()
+
+
+def test_nothing_is_writable_beyond_the_file_cap(level):
+    """/dev, /dev/shm and / hold nothing a kernel writes, beyond its scratch directory's
+    cap: all it writes anywhere fits in ``file_mb``. What an honest notebook needs of /dev
+    (semaphores and shared memory for multiprocessing, /dev/null) still works."""
+    import ast
+
+    limits = LIMITS.replace(file_mb=8)
+    box = _started(level, limits)
+    try:
+        assert box.execute(USE_DEV, 30).status == "ok"
+        assert _value(box, "dev_ok") == "True"
+        assert box.execute(FILL_EVERYWHERE.format(mb=32), 60).status == "ok"
+        written = ast.literal_eval(_value(box, "written"))
+        assert written["/tmp"] >= 4  # the scratch directory takes what fits
+        assert sum(written.values()) <= limits.file_mb, written
+    finally:
+        box.close()
+
+
+def _host_uid(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(next(line for line in f if line.startswith("Uid:")).split()[1])
+
+
+def test_the_kernel_runs_as_an_unprivileged_host_user(level):
+    """Graded by root, the kernel's processes are not root's on the host: the quotas the
+    kernel keeps per user (inotify instances, kernel keys, message queues) are not host
+    root's, and an inotify instance the grader makes still works while the kernel holds as
+    many as it can get."""
+    import ctypes
+
+    if os.geteuid() != 0:
+        pytest.skip("graded by a normal user, the kernel runs as that user")
+    box = _started(level)
+    libc = ctypes.CDLL(None, use_errno=True)
+    try:
+        uids = {_host_uid(p) for p in [box.child, *_descendants_of(box.child)]}
+        assert 0 not in uids and len(uids) == 1, uids
+        assert box.execute(HOLD_INOTIFY, 30).status == "ok"
+        assert int(_value(box, "len(held)")) > 0
+        fd = libc.inotify_init1(0)
+        assert fd >= 0, os.strerror(ctypes.get_errno())
+        os.close(fd)
+    finally:
+        box.close()
+
+
+# --- layouts that would put the course inside the sandbox ---------------------------------
+
+LAYOUTS = ["environment-at-course-root", "course-inside-environment", "out-inside",
+           "submissions-inside", "roster-inside"]
+
+
+def _layout(kind, tmp_path):
+    """A Python prefix ``env`` and where a careless set-up puts the course around it: the
+    assignment, the submissions, the output folder and the roster."""
+    env = tmp_path / "env"
+    course = {"environment-at-course-root": env,
+              "course-inside-environment": env / "course"}.get(kind, tmp_path / "course")
+    inside = {"out-inside": "out", "submissions-inside": "subs", "roster-inside": "roster"}
+    paths = {}
+    for part in ("assignment", "subs", "out", "roster"):
+        top = env if inside.get(kind) == part else course
+        paths[part] = top / {"assignment": "ex", "roster": "roster.csv"}.get(part, part)
+    shutil.copytree(EX_BINARY, paths["assignment"])
+    paths["subs"].mkdir(parents=True)
+    notebook(student_plus(FIND_SOLUTION), paths["subs"] / "thief.ipynb")
+    paths["roster"].parent.mkdir(parents=True, exist_ok=True)
+    paths["roster"].write_text("submission,student_id\nthief.ipynb,s1\n")
+    (env / "lib").mkdir(parents=True, exist_ok=True)
+    return env, paths
+
+
+@pytest.mark.sandbox
+def test_a_bound_python_prefix_shows_the_sandbox_what_it_holds(tmp_path, monkeypatch):
+    """Why such layouts are refused: the sandbox binds the Python installation's prefix,
+    so whatever lies in it is readable by the kernel (here a solution in a prefix)."""
+    import subprocess
+    import sys
+
+    from nbcourse.grading import sandbox
+
+    if not sandbox.isolation().sandbox:
+        pytest.skip("no sandbox here: " + "; ".join(sandbox.isolation().problems))
+    env, paths = _layout("environment-at-course-root", tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(env))
+    solution = paths["assignment"] / "solution.ipynb"
+    code = f"print(len(open({str(solution)!r}).read()))"
+    run = sandbox.popen([sys.executable, "-I", "-S", "-c", code], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
+    out, err = run.communicate(timeout=60)
+    assert out.strip() == str(len(solution.read_text())), err[-500:]
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("kind", LAYOUTS)
+def test_a_python_prefix_that_holds_the_course_is_refused(kind, tmp_path, monkeypatch):
+    """A virtual environment made at the course root (``python -m venv .``), a course
+    cloned inside one, or an output folder, submissions or a roster inside the Python
+    prefix: grading is refused before any kernel starts or any output is written, with a
+    message that says what to do."""
+    import sys
+
+    from nbcourse.grading.sandbox import IsolationError
+    from nbcourse.grading.variants import read_roster
+
+    env, paths = _layout(kind, tmp_path)
+    monkeypatch.setattr(sys, "prefix", str(env))
+    subs = sorted(paths["subs"].iterdir())
+    with pytest.raises(IsolationError, match="outside") as refused:
+        grade_batch(paths["assignment"], subs, paths["out"], workers=1, limits=LIMITS,
+                    progress=None, allow_per_process_limits=True,
+                    roster=read_roster(paths["roster"]))
+    assert str(env) in str(refused.value)
+    assert not paths["out"].exists()
+    if kind not in ("out-inside", "roster-inside"):  # grade_notebook has neither
+        with pytest.raises(IsolationError, match="outside"):
+            grade_notebook(paths["assignment"], subs[0], LIMITS, allow_per_process_limits=True)
+
+
+# --- the grader's own memory ------------------------------------------------------------
+
+
+def _dense():
+    """19 MB of JSON: six million empty lists once parsed."""
+    return "[" + "[]," * 6_399_999 + "[]]"
+
+
+READ_AS_THE_GRADER_DOES = """
+import json, sys
+from pathlib import Path
+from nbcourse.grading.grader import read_code_cells
+from nbcourse.grading.files import NotebookError
+from nbcourse.grading.written import WrittenExport
+path, assignment, out = map(Path, sys.argv[1:4])
+try:
+    cells = len(read_code_cells(path))
+except NotebookError as exc:
+    cells = str(exc)
+export = WrittenExport(assignment, out)
+export.update("dense", path, write=False)
+answers = sorted({row["answer"] for row in export.rows.values()})
+peak = next(int(line.split()[1]) for line in open("/proc/self/status")
+            if line.startswith("VmHWM:")) / 1024
+print(json.dumps({"cells": cells, "answers": answers, "peak": peak}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["metadata", "outputs", "honest-image", "small"])
+def test_a_dense_notebook_costs_the_grading_process_little_memory(where, tmp_path):
+    """19 MB of empty lists (in the notebook's metadata, or in a cell's outputs) would take
+    some 500 MB once parsed. The grading process reads the code cells and the written
+    answers of it and stays under 300 MiB: it never holds such a notebook parsed whole (the
+    notebook is refused as too complex). A notebook as large whose bulk is one image output
+    is read as usual, and so is a dense notebook of 1 MiB (read in the grading process)."""
+    import subprocess
+    import sys
+
+    from nbcourse.grading.cells import IN_PROCESS_BYTES
+
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+          "cells": [{"cell_type": "code", "id": "c0", "metadata": {}, "execution_count": 1,
+                     "source": "x = 1\n", "outputs": []},
+                    {"cell_type": "markdown", "id": "m0", "metadata": {},
+                     "source": "## Question 5\nA written answer."}]}
+    text = json.dumps(nb)
+    dense = _dense()
+    small = "[" + "[]," * (IN_PROCESS_BYTES // 3 - 200) + "[]]"
+    bulk = {"metadata": '{"x": ' + dense + "}", "outputs": dense, "small": small,
+            "honest-image": json.dumps([{"output_type": "display_data", "metadata": {},
+                                         "data": {"image/png": "iVBO" * 4_800_000}}])}[where]
+    marker = '"metadata": {}' if where == "metadata" else '"outputs": []'
+    text = text.replace(marker, marker[:-2] + bulk, 1)
+    path = tmp_path / "dense.ipynb"
+    path.write_text(text)
+    if where == "small":
+        assert IN_PROCESS_BYTES - 1000 < path.stat().st_size <= IN_PROCESS_BYTES
+    else:
+        assert path.stat().st_size > 19_000_000
+    run = subprocess.run([sys.executable, "-c", READ_AS_THE_GRADER_DOES, str(path),
+                          str(EX_BINARY), str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    found = json.loads(run.stdout)
+    assert found["peak"] < 300, found
+    if where in ("honest-image", "small"):
+        assert found["cells"] == 1, found
+    else:
+        assert "too complex" in found["cells"], found
+
+
+# --- the system call filter, decided without a kernel --------------------------------------
+
+
+def _decide(program, arch, nr, arg0=0):
+    """What the classic BPF ``program`` returns for a system call (the few opcodes it uses:
+    load a word, jump if equal / greater or equal / any bit set, return)."""
+    import struct
+
+    ops = [struct.unpack_from("<HBBI", program, i) for i in range(0, len(program), 8)]
+    data = struct.pack("<iIQ6Q", nr, arch, 0, arg0, 0, 0, 0, 0, 0)
+    acc, pc = 0, 0
+    while True:
+        code, jt, jf, k = ops[pc]
+        if code == 0x20:
+            acc = struct.unpack_from("<I", data, k)[0]
+        elif code == 0x06:
+            return k
+        else:
+            taken = {0x15: acc == k, 0x35: acc >= k, 0x45: bool(acc & k)}[code]
+            pc += jt if taken else jf
+        pc += 1
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_the_filter_denies_namespaces_mounts_tracing_and_keys_only(machine):
+    import errno
+
+    from nbcourse.grading import seccomp
+
+    arch, numbers, x32 = seccomp.TABLES[machine]
+    program = seccomp.program(machine)
+    eperm = seccomp.RET_ERRNO | errno.EPERM
+    sigchld, thread = 17, 0x00010000 | 0x00000100 | 0x00000200 | 0x00000400 | 0x00000800
+    assert _decide(program, arch, numbers["clone"], sigchld) == seccomp.ALLOW
+    assert _decide(program, arch, numbers["clone"], thread) == seccomp.ALLOW
+    for flag in (0x10000000, 0x00020000, 0x40000000, 0x20000000, 0x02000000):
+        assert _decide(program, arch, numbers["clone"], sigchld | flag) == eperm
+        assert _decide(program, arch, numbers["unshare"], flag) == eperm
+    assert _decide(program, arch, numbers["unshare"], 0x00000080) == eperm  # CLONE_NEWTIME
+    assert _decide(program, arch, numbers["unshare"], 0x00000400) == seccomp.ALLOW  # CLONE_FILES
+    assert _decide(program, arch, numbers["clone3"]) == seccomp.RET_ERRNO | errno.ENOSYS
+    for name in seccomp.DENIED:
+        if name in numbers:
+            assert _decide(program, arch, numbers[name]) == eperm, name
+    for nr in (0, 1, 2, 3, 9, 39, 60, 63, 202, 231):  # read, write, mmap, futex, exit_group...
+        if nr not in numbers.values():
+            assert _decide(program, arch, nr) == seccomp.ALLOW, nr
+    other = 0x40000003  # AUDIT_ARCH_I386: a 32-bit call is killed, whatever its number
+    assert _decide(program, other, 1) == seccomp.KILL_PROCESS
+    if x32:
+        assert _decide(program, arch, 0x40000000 | 1) == seccomp.KILL_PROCESS
+    with pytest.raises(ValueError, match="machine must be one of"):
+        seccomp.program("ppc64le")

@@ -28,7 +28,7 @@ from .files import (
     clip,
 )
 from .grader import GradeResult, Spares, _not_run, grade_notebook, probe_seconds
-from .sandbox import require_isolation
+from .sandbox import check_layout, require_isolation
 
 __all__ = ["BatchResults", "grade_batch", "gradebook_columns", "gradebook_row", "gradescope_results",
            "output_names", "write_results"]
@@ -338,7 +338,9 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     Raises
     ------
     IsolationError
-        Before grading anything, if the required isolation is unavailable.
+        Before grading anything, if the required isolation is unavailable, or a folder
+        bound into every sandbox holds the assignment, ``out_dir``, a notebook or the
+        roster's file (:func:`~nbcourse.grading.sandbox.check_layout`).
     ValueError
         If ``out_dir`` holds another assignment's grades, or ``base`` does not hold
         every notebook.
@@ -353,6 +355,7 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
         raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
     assignment = load_assignment(assignment_dir)
     limits = limits or assignment.limits
+    check_layout(assignment.path, out_dir, notebooks, getattr(roster, "path", None))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     folder = OutputFolder(out_dir)

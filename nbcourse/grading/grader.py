@@ -23,7 +23,6 @@ read it as a formula; output names are derived injectively from the input paths.
 
 from __future__ import annotations
 
-import json
 import marshal
 import secrets
 import time
@@ -33,16 +32,19 @@ from pathlib import Path
 from . import probe as probe_module
 from . import variants
 from .assignment import MAX_PAYLOAD, Assignment, load_assignment, parse_results
-from .files import (
-    MAX_NOTEBOOK_BYTES,
-    NotebookError,
-    clip,
-    read_regular_file,
+from .cells import read_cells
+from .files import NotebookError, clip
+from .sandbox import (
+    Flood,
+    IsolationError,
+    KernelDied,
+    Sandbox,
+    check_layout,
+    require_isolation,
 )
-from .sandbox import Flood, IsolationError, KernelDied, Sandbox, require_isolation
 
 __all__ = ["GradeResult", "IsolationError", "NotebookError", "Spares", "grade_notebook",
-           "read_code_cells"]
+           "hidden_seconds", "read_code_cells"]
 
 MAX_RESTARTS = 3
 PROBE_SOURCE = Path(probe_module.__file__).read_text(encoding="utf-8")
@@ -94,32 +96,18 @@ def read_code_cells(path):
     Raises
     ------
     NotebookError
-        If the file is too large, not UTF-8, not JSON, or not an nbformat 4 notebook.
+        If the file is too large, not UTF-8, not JSON, not an nbformat 4 notebook, or too
+        complex to parse within bounded memory (:func:`~nbcourse.grading.cells.read_cells`).
     """
-    raw = read_regular_file(path, MAX_NOTEBOOK_BYTES)
-    try:
-        text = raw.decode("utf-8")
-        nb = json.loads(text)
-    except UnicodeDecodeError as exc:
-        raise NotebookError(f"notebook is not UTF-8 text (byte {exc.start})") from None
-    except (ValueError, RecursionError) as exc:
-        raise NotebookError(f"notebook is not valid JSON ({str(exc)[:120]})") from None
-    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
-        raise NotebookError("notebook has no list of cells (expected nbformat 4)")
-    if nb.get("nbformat") != 4:
-        raise NotebookError(f"expected nbformat 4, got {clip(repr(nb.get('nbformat')), 60)}")
     cells = []
-    for i, cell in enumerate(nb["cells"]):
-        if not isinstance(cell, dict):
+    for i, cell in enumerate(read_cells(path)):
+        if cell is None:
             raise NotebookError(f"cell {i} is not an object")
-        if cell.get("cell_type") != "code":
+        if cell["cell_type"] != "code":
             continue
-        source = cell.get("source", "")
-        if isinstance(source, list) and all(isinstance(s, str) for s in source):
-            source = "".join(source)
-        if not isinstance(source, str):
+        if cell["source"] is None:
             raise NotebookError(f"cell {i} has no text source")
-        cells.append(source)
+        cells.append(cell["source"])
     return cells
 
 
@@ -214,6 +202,17 @@ def probe_seconds(questions, limits):
     (:meth:`_Run.extract_together`), once more for questions whose results it did not
     bring back, each evaluated on its own."""
     return 2 * sum(limits.probe_timeout * len(q.probes()) + 5.0 for q in questions)
+
+
+def hidden_seconds(questions, limits):
+    """The fixed time of the hidden tests' phase of a run whose length a student may see
+    (:func:`grade_notebook`'s ``hidden_seconds``): what :func:`probe_seconds` reserves for
+    the hidden tests' probes alone."""
+    return 2 * sum(limits.probe_timeout * sum(len(t.probes) for t in q.tests if t.hidden) + 5.0
+                   for q in questions if any(t.hidden for t in q.tests))
+
+
+STOP_SECONDS = 5.0  # beyond a fixed hidden phase: time for its kernel to be stopped
 
 
 class Spares:
@@ -462,11 +461,16 @@ def _claim(assignment, records_by_question):
     return None
 
 
-def _extract_all(run, assignment):
+def _extract_all(run, assignment, hidden_seconds=None):
     """The result records of every question, public tests first: the probes of every
     public test of every question run before any hidden test's, so nothing a hidden test
     passes to the student's code can reach what is shown of a public test. Returns the
-    records and the notes made before the first hidden probe."""
+    records and the notes made before the first hidden probe.
+
+    With ``hidden_seconds``, the hidden tests' phase takes that fixed time whatever the
+    student's code does with their inputs: its probes, restarts and replays stop at that
+    budget, the kernel is stopped, and the phase is then padded to ``hidden_seconds`` plus
+    ``STOP_SECONDS`` (only a kernel that takes longer than that to stop makes it longer)."""
     records = {q.name: [None] * len(q.probes()) for q in assignment.questions}
     missing = {"ok": False, "error": "no result from the notebook"}
 
@@ -485,12 +489,29 @@ def _extract_all(run, assignment):
 
     place(False)
     shown = list(run.notes)
+    fixed = hidden_seconds is not None and any(t.hidden for q in assignment.questions
+                                               for t in q.tests)
+    began = time.monotonic()
+    if fixed:
+        end = began + float(hidden_seconds)
+        run.deadline = min(run.deadline, end)
+        run.probe_deadline = min(run.probe_deadline or end, end)
     try:
         place(True)
     except Flood as exc:  # keeps what the public tests found
         run.notes.append(f"grading stopped: {clip(exc, 300)}")
         run.hidden_failed = True
+    finally:
+        if fixed:
+            run.close()
+            _sleep_until(began + float(hidden_seconds) + STOP_SECONDS)
     return {k: [r or missing for r in v] for k, v in records.items()}, shown
+
+
+def _sleep_until(moment):
+    """Wait until ``time.monotonic()`` reaches ``moment``."""
+    while (left := moment - time.monotonic()) > 0:
+        time.sleep(left)
 
 
 def _score(assignment, name, records_by_question, status, reason, seconds, identity=None):
@@ -516,7 +537,7 @@ def _not_run(assignment, name, status, reason, identity=None):
 
 
 def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_limits=False,
-                   identity=None, spares=None):
+                   identity=None, spares=None, hidden_seconds=None):
     """Grade the notebook at ``path``; never raises for a bad submission.
 
     Parameters
@@ -536,6 +557,10 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     spares : Spares, optional
         Sandboxes launched ahead (with these limits): the kernel is taken from it, and the
         next submission's sandbox is launched once this one's kernel runs.
+    hidden_seconds : float, optional
+        Give the hidden tests' phase this fixed time (see :func:`hidden_seconds`), so that
+        the length of the run tells nothing of what the hidden tests pass to the student's
+        code: for a run whose length the student sees (Gradescope).
 
     Returns
     -------
@@ -544,12 +569,15 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
     Raises
     ------
     IsolationError
-        If the sandbox (or whole-tree limits, unless allowed) is unavailable.
+        If the sandbox (or whole-tree limits, unless allowed) is unavailable, or a folder
+        bound into the sandbox holds the assignment or the notebook
+        (:func:`~nbcourse.grading.sandbox.check_layout`).
     """
     found = require_isolation(allow_per_process_limits)
     start = time.monotonic()
     if not isinstance(assignment, Assignment):
         assignment = load_assignment(assignment)
+    check_layout(assignment.path, submissions=[path])
     limits = limits or assignment.limits
     name = name or Path(path).stem
     empty = {q.name: [{"ok": False, "error": "not run"}] * len(q.probes())
@@ -569,7 +597,7 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
         run.run_cells()
         for q in assignment.questions:
             run.notes.extend(run.failed_definitions(q))
-        records, shown = _extract_all(run, assignment)
+        records, shown = _extract_all(run, assignment, hidden_seconds)
         status = "error" if run.hidden_failed else "graded"
         shown = ["graded", clip("; ".join(shown))]
     except Flood as exc:  # the kernel sent more than the grader's link to it may hold

@@ -223,7 +223,7 @@ def run(root):
     """Grade the submission under ``root`` (Gradescope's layout); always write results."""
     from .batch import gradescope_results
     from .files import clip
-    from .grader import grade_notebook
+    from .grader import grade_notebook, hidden_seconds
     from .sandbox import IsolationError
 
     root = Path(root).resolve()
@@ -237,8 +237,11 @@ def run(root):
             _write(results_dir, {"score": 0.0, "output": note, "tests": []})
             return 0
         identity = _owner(root, config.get("identity_field", "email"))
+        # the student sees how long the run takes: the hidden tests get a fixed time
+        fixed = config.get("hidden_seconds") or hidden_seconds(assignment.questions, limits)
         result = grade_notebook(assignment, notebook, limits, notebook.stem,
-                                bool(config.get("allow_per_process_limits")), identity)
+                                bool(config.get("allow_per_process_limits")), identity,
+                                hidden_seconds=fixed)
         data = gradescope_results(result)
         if note:
             data["output"] = f"{clip(note, 1500)}. {data['output']}"

@@ -292,8 +292,9 @@ class Roster:
     name such as ``hw-ada.ipynb``, a relative path ``ada/hw.ipynb``, or the batch's stable
     submission name as grades.csv shows it) to an identifier."""
 
-    def __init__(self, entries: dict[str, str]):
+    def __init__(self, entries: dict[str, str], path=None):
         self.entries = dict(entries)
+        self.path = path  # the roster's file, if read from one
 
     def lookup(self, name: str, path=None) -> Identity:
         """The identity of the submission graded as ``name`` (its grades.csv name) from the
@@ -359,7 +360,7 @@ def read_roster(path) -> Roster:
         entries[key] = sid
     if not entries:
         raise ValueError(f"roster must list at least one submission, got none in {path}")
-    return Roster(entries)
+    return Roster(entries, path)
 
 
 # --- checks ----------------------------------------------------------------------------------

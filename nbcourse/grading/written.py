@@ -177,14 +177,15 @@ def check_rubric(folder):
 
 
 def _submission_cells(path):
-    from .files import MAX_NOTEBOOK_BYTES, NotebookError, read_regular_file
+    """The cells of a submission (type, id and source only: read with bounded memory by
+    :func:`~nbcourse.grading.cells.read_cells`), or None if it cannot be read."""
+    from .cells import read_cells
+    from .files import NotebookError
 
     try:
-        nb = json.loads(read_regular_file(path, MAX_NOTEBOOK_BYTES).decode("utf-8"))
-    except (NotebookError, UnicodeDecodeError, ValueError, RecursionError):
+        return read_cells(path)
+    except NotebookError:
         return None
-    cells = nb.get("cells") if isinstance(nb, dict) else None
-    return cells if isinstance(cells, list) else None
 
 
 def export_written(folder, notebooks, names, out_dir):

@@ -526,3 +526,173 @@ def written_answer_notebook(path, answer):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(nb), encoding="utf-8")
     return path
+
+
+# --- least privilege: what the sandbox's own kernel lets a process do -------------------
+
+# Each escalation is tried in a fresh Python process (a user namespace cannot be made by a
+# process with threads, as the kernel is): new namespaces of every kind, a mount inside a
+# user namespace of its own, tracing, and the kernel's key store. ``escalations`` lists
+# what worked. System call numbers of x86-64 and of arm64 (the generic table).
+ESCALATIONS = r'''
+import json, subprocess, sys
+CHILD = r"""
+import ctypes, json, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+ADD_KEY, KEYCTL = {"x86_64": (248, 250), "aarch64": (217, 219)}[platform.machine()]
+worked = []
+if libc.unshare(0x10000000) == 0:                    # CLONE_NEWUSER
+    worked.append("user-namespace")
+    if libc.unshare(0x00020000 | 0x02000000) == 0:   # CLONE_NEWNS | CLONE_NEWCGROUP
+        worked.append("mount-namespace")
+        if libc.mount(b"none", b"/tmp", b"tmpfs", 0, None) == 0:
+            worked.append("mount")
+for flag, name in ((0x08000000, "ipc"), (0x04000000, "uts"), (0x40000000, "net"),
+                   (0x20000000, "pid")):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if libc.unshare(flag) == 0 else 1)
+    if os.waitpid(pid, 0)[1] == 0:
+        worked.append(name + "-namespace")
+if libc.syscall(ADD_KEY, b"user", b"nbgrade", b"x", 1, ctypes.c_int(-2)) >= 0:
+    worked.append("add_key")
+if libc.syscall(KEYCTL, 0, ctypes.c_int(-2), 1, 0, 0) >= 0:  # the process keyring, made
+    worked.append("keyctl")
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if libc.ptrace(0, 0, None, None) == 0 else 1)  # PTRACE_TRACEME
+if os.waitpid(pid, 0)[1] == 0:
+    worked.append("ptrace")
+print(json.dumps(worked))
+"""
+_run = subprocess.run([sys.executable, "-I", "-c", CHILD], capture_output=True, text=True)
+escalations = (json.loads(_run.stdout.splitlines()[-1]) if _run.stdout.strip()
+               else ["no answer: " + _run.stderr[-300:]])
+'''
+
+# In a user namespace of its own with new mount and cgroup namespaces, mount every cgroup
+# hierarchy, and at the root of each (the sandbox's own cgroup, or the host's root where the
+# grader left the sandbox there) see what it could change: a file opened for writing (never
+# written: a throttle at a host root would slow the whole machine), a child cgroup made (and
+# removed at once), and its own limits raised. ``cgroup_writes`` lists what worked.
+CGROUP_WRITES = r'''
+import json, subprocess, sys
+CHILD = r"""
+import ctypes, json, os
+libc = ctypes.CDLL(None, use_errno=True)
+worked = []
+if libc.unshare(0x10000000) == 0 and libc.unshare(0x00020000 | 0x02000000) == 0:
+    for name in ("memory", "pids", "cpu", "cpuacct", "blkio", "devices", "freezer",
+                 "cpuset", "name=systemd", "cgroup2"):
+        where = "/tmp/cg-" + name.replace("=", "-")
+        os.makedirs(where, exist_ok=True)
+        kind, options = (b"cgroup2", None) if name == "cgroup2" else (b"cgroup", name.encode())
+        if libc.mount(b"none", where.encode(), kind, 0, options) != 0:
+            continue
+        for file in sorted(os.listdir(where)):
+            path = os.path.join(where, file)
+            if os.path.isfile(path):
+                try:
+                    os.close(os.open(path, os.O_WRONLY))
+                    worked.append(name + ": could write " + file)
+                except OSError:
+                    pass
+        try:
+            os.mkdir(os.path.join(where, "nbgrade-attack"))
+            os.rmdir(os.path.join(where, "nbgrade-attack"))
+            worked.append(name + ": made a cgroup")
+        except OSError:
+            pass
+        for file, value in (("pids.max", "max"), ("cpu.cfs_quota_us", "-1"), ("cpu.max", "max")):
+            try:
+                with open(os.path.join(where, file), "w") as f:
+                    f.write(value)
+                worked.append(name + ": raised " + file)
+            except OSError:
+                pass
+print(json.dumps(worked))
+"""
+_run = subprocess.run([sys.executable, "-I", "-c", CHILD], capture_output=True, text=True)
+cgroup_writes = (json.loads(_run.stdout.splitlines()[-1]) if _run.stdout.strip()
+                 else ["no answer: " + _run.stderr[-300:]])
+'''
+
+# Every process's environment and command line the sandbox can read, searched for a value
+# the grader has in its own environment: ``seen`` lists where it was found.
+READ_ENVIRONMENTS = r'''
+import os
+seen = []
+for _pid in [p for p in os.listdir("/proc") if p.isdigit()]:
+    for _part in ("environ", "cmdline"):
+        try:
+            with open(f"/proc/{{_pid}}/{{_part}}", "rb") as _f:
+                _text = _f.read().decode("utf-8", "replace")
+        except OSError:
+            continue
+        if {secret!r} in _text:
+            seen.append(f"/proc/{{_pid}}/{{_part}}")
+'''
+
+# Up to ``mb`` MiB written into each folder that might be writable; ``written`` maps each
+# folder to the MiB that went in (files of 1 MiB, none larger than the file cap).
+FILL_EVERYWHERE = r'''
+import os
+written = {{}}
+for _folder in ("/tmp", "/dev", "/dev/shm", "/dev/pts", "/dev/mqueue", "/"):
+    _mib = 0
+    try:
+        for _k in range({mb}):
+            with open(os.path.join(_folder, f"nbfill-{{_k}}"), "wb") as _f:
+                _f.write(b"x" * 2**20)
+            _mib += 1
+    except OSError:
+        pass
+    written[_folder] = _mib
+'''
+
+# As many inotify instances as the kernel gives, held: ``len(held)``. Their count is a
+# quota of the user that owns the sandbox's user namespace.
+HOLD_INOTIFY = r'''
+import ctypes
+_libc = ctypes.CDLL(None, use_errno=True)
+held = []
+while len(held) < 100000:
+    _fd = _libc.inotify_init1(0)
+    if _fd < 0:
+        break
+    held.append(_fd)
+'''
+
+# What an honest notebook may use that lives in /dev: POSIX semaphores and shared memory
+# (multiprocessing), /dev/null and /dev/urandom.
+USE_DEV = r'''
+import multiprocessing, os
+from multiprocessing import shared_memory
+_lock = multiprocessing.Lock()
+with _lock:
+    _block = shared_memory.SharedMemory(create=True, size=4096)
+    _block.buf[:3] = b"abc"
+    dev_ok = bytes(_block.buf[:3]) == b"abc" and len(os.urandom(8)) == 8
+    _block.close()
+    _block.unlink()
+with open("/dev/null", "w") as _f:
+    _f.write("x")
+'''
+
+# Finds the assignment's solution wherever the sandbox lets it look, and runs its code.
+FIND_SOLUTION = r'''
+import json, os
+found_solution = []
+for _top, _dirs, _files in os.walk("/"):
+    _dirs[:] = [d for d in _dirs if not (_top == "/" and d in ("proc", "sys", "dev"))]
+    if "solution.ipynb" in _files and "hidden_tests.py" in _files:
+        found_solution.append(_top)
+        for _cell in json.load(open(os.path.join(_top, "solution.ipynb")))["cells"]:
+            _src = "".join(_cell["source"])
+            if _cell["cell_type"] == "code" and "check(" not in _src:
+                try:
+                    exec(_src)
+                except Exception:
+                    pass
+'''
