@@ -639,6 +639,7 @@ def test_deleted_test_cells_and_edited_metadata_change_nothing(assignment, tmp_p
     assert grade(assignment, student, tmp_path, name="s2", metadata=metadata).total == 0
 
 
+@pytest.mark.sandbox
 @pytest.mark.parametrize("content", [
     b"{not json", b"\xff\xfe\x00\x01garbage", b"{\"cells\": 3, \"nbformat\": 4}",
     b"{\"nbformat\": 3, \"worksheets\": [{\"cells\": []}]}", b"",

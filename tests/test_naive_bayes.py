@@ -25,7 +25,7 @@ from nbcourse.encoding import (
     variance_inflation_factors,
 )
 from nbcourse.missing import MissingCategoricalNB, MissingProductOfBernoullisNB
-from nbcourse.naive_bayes import CategoricalNB, FullJointNB, ProductOfBernoullisNB, NaiveBayes
+from nbcourse.naive_bayes import CategoricalNB, FullJointNB, NaiveBayes, ProductOfBernoullisNB
 from nbcourse.posteriors import log_posterior_categorical, log_posterior_pob
 from nbcourse.text import MultinomialNB
 
