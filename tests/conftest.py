@@ -110,8 +110,8 @@ def pytest_terminal_summary(terminalreporter):
 # The fixtures that need more than Python, and the marker (pyproject.toml) each gives every test
 # that uses it, directly or through another fixture: the tiers of the Makefile select on these.
 NEEDS = {"built_book": "book", "tree": "book", "level": "sandbox", "normal_user": "sandbox",
-         "browser": "browser",
-         "lab": "browser", "pdf": "tex", "latex_dir": "tex"}
+         "browser": "browser", "lab": "browser", "pdf": "tex", "latex_dir": "tex",
+         "executed_notebook": "notebooks", "live_notebook": "notebooks"}
 
 
 def pytest_collection_modifyitems(items):

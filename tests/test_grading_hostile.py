@@ -1048,7 +1048,7 @@ def test_the_hidden_tests_take_a_fixed_time(cells, assignment, tmp_path, monkeyp
     from nbcourse.grading import grader
 
     lengths = []
-    extract = grader._extract_all
+    extract = grader.extract_answers
 
     def timed(*args, **kwargs):
         began = time.monotonic()
@@ -1057,7 +1057,7 @@ def test_the_hidden_tests_take_a_fixed_time(cells, assignment, tmp_path, monkeyp
         finally:
             lengths.append(time.monotonic() - began)
 
-    monkeypatch.setattr(grader, "_extract_all", timed)
+    monkeypatch.setattr(grader, "extract_answers", timed)
     fixed = 4.0
     code = solution_plus() if cells == "honest" else solution_plus(SLOW_ON_EVERY_CALL)
     result = grade_notebook(assignment, notebook(code, tmp_path / "hw.ipynb"), LIMITS,

@@ -450,6 +450,7 @@ def test_out_inside_the_repository_root_is_refused():
         bst.build(ROOT)
 
 
+@pytest.mark.book
 def test_command_line_writes_the_tree(tmp_path):
     out = tmp_path / "s"
     done = subprocess.run([sys.executable, "-m", "tools.build_student_tree", "--out", str(out)],
@@ -601,6 +602,7 @@ def tiny_book(root: Path, chapter: str = TINY_CHAPTER) -> Path:
     return root
 
 
+@pytest.mark.book
 def test_the_builder_writes_what_sphinx_resolved_and_no_solution(tmp_path):
     built = bst.student_notebooks(tiny_book(tmp_path / "src"), tmp_path / "work")
     md = markdown_of(json.loads((built / "book/ch.ipynb").read_text(encoding="utf-8")))
@@ -618,6 +620,7 @@ def test_the_builder_writes_what_sphinx_resolved_and_no_solution(tmp_path):
     assert "{term}" not in md and "{glossary}" not in md and "```{" not in md
 
 
+@pytest.mark.book
 def test_a_term_missing_from_the_glossary_fails_the_build(tmp_path):
     root = tiny_book(tmp_path / "src", TINY_CHAPTER.replace("{term}`one-hot`", "{term}`naive Bayes`"))
     expected = r"studentnb failed \(exit 1\):\n.*ch.md:3: WARNING: term not in glossary: 'naive Bayes'"

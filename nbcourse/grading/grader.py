@@ -43,7 +43,7 @@ from .sandbox import (
     require_isolation,
 )
 
-__all__ = ["GradeResult", "IsolationError", "NotebookError", "Spares", "grade_notebook",
+__all__ = ["GradeResult", "IsolationError", "NotebookError", "Spares", "extract_answers", "grade_notebook",
            "hidden_seconds", "read_code_cells"]
 
 MAX_RESTARTS = 3
@@ -461,7 +461,7 @@ def _claim(assignment, records_by_question):
     return None
 
 
-def _extract_all(run, assignment, hidden_seconds=None):
+def extract_answers(run, assignment, hidden_seconds=None):
     """The result records of every question, public tests first: the probes of every
     public test of every question run before any hidden test's, so nothing a hidden test
     passes to the student's code can reach what is shown of a public test. Returns the
@@ -597,7 +597,7 @@ def grade_notebook(assignment, path, limits=None, name=None, allow_per_process_l
         run.run_cells()
         for q in assignment.questions:
             run.notes.extend(run.failed_definitions(q))
-        records, shown = _extract_all(run, assignment, hidden_seconds)
+        records, shown = extract_answers(run, assignment, hidden_seconds)
         status = "error" if run.hidden_failed else "graded"
         shown = ["graded", clip("; ".join(shown))]
     except Flood as exc:  # the kernel sent more than the grader's link to it may hold
