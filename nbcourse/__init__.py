@@ -52,6 +52,9 @@ MODULES = (
     "interact",
     "publish",
     "text",
+    "gaussian",
+    "discretisation",
+    "semi_naive",
 )
 
 #: Subpackages reachable as attributes (``nbcourse.plots``) without re-exporting their names.
