@@ -102,7 +102,7 @@ def conditional_mutual_information(X, y, n_values=None):
 
     ``I(x_i; x_j | y) = Σ_{c,a,b} P(a, b, c) ln[P(a, b | c) / (P(a | c) P(b | c))]``
     with every ``P`` a relative frequency of the rows (Cover & Thomas 2006, §2.5;
-    Friedman, Geiger & Goldszmidt 1997, §3.2): the mutual information of the two features within
+    Friedman, Geiger & Goldszmidt 1997): the mutual information of the two features within
     each class, averaged over the classes with weights ``N_c / N``.  It is 0 exactly when the
     two features are independent in every class of the sample, and the diagonal holds
     ``I(x_i; x_i | y) = H(x_i | y)``.
@@ -281,7 +281,7 @@ class TreeAugmentedNB(_CodesNB):
     (:func:`conditional_mutual_information`), directed away from ``root``
     (:func:`tree_parents`).  With ``alpha = 0`` this tree maximises the log likelihood of the
     training data among all tree-augmented models, whatever the root (Friedman, Geiger &
-    Goldszmidt 1997, Theorem 2, after Chow & Liu 1968).
+    Goldszmidt 1997, after Chow & Liu 1968).
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 * the conditional mutual information against scikit-learn's ``mutual_info_score`` per class;
 * the maximum spanning tree against every spanning tree of small graphs (Prüfer sequences);
 * TAN's tree against the log likelihood of every tree-augmented model on small data, computed
-  by counting (Friedman, Geiger & Goldszmidt 1997, Theorem 2);
+  by counting (Friedman, Geiger & Goldszmidt 1997);
 * AODE against its definition (Webb, Boughton & Wang 2005), evaluated row by row with loops;
 * the leave-one-out scores of selective naive Bayes against refitting without each row.
 """

@@ -18,10 +18,12 @@ Chapters import from ``nbcourse.plots``.
 - ``text``: the two event models against vocabulary size, confidence against passage length;
 - ``evaluation``: zero-one loss under copied features, ROC and precision-recall curves;
 - ``missing``: the strategies for missing values against the share of holes;
+- ``continuous``: class densities, posteriors along a feature, boundaries and intervals;
 - ``style``: the shared look.
 """
 
 from . import (
+               continuous,
                cube,
                estimation,
                evaluation,
@@ -38,7 +40,8 @@ from . import (
                tables,
                text,
 )
-from .cube import *  # noqa: F403  (re-exports each module's __all__)
+from .continuous import *  # noqa: F403  (re-exports each module's __all__)
+from .cube import *  # noqa: F403
 from .estimation import *  # noqa: F403
 from .evaluation import *  # noqa: F403
 from .features import *  # noqa: F403
@@ -58,5 +61,5 @@ __all__ = [
     *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__, *simplex.__all__,
     *ratios.__all__, *posteriors.__all__, *reliability.__all__, *sampling.__all__,
     *smoothing.__all__, *recalibration.__all__, *text.__all__, *evaluation.__all__,
-    *missing.__all__, *style.__all__
+    *missing.__all__, *style.__all__, *continuous.__all__
 ]
