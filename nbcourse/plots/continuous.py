@@ -20,12 +20,14 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._validation import as_real_array
-from .style import CLASS_COLORS, CLASS_MARKERS, SERIES_COLORS, get_axes
+from .style import CLASS_COLORS, CLASS_MARKERS, COLORS, SERIES_COLORS, get_axes
 
 __all__ = ["plot_boundaries", "plot_class_densities", "plot_feature_posteriors",
            "plot_score_against_bins"]
 
 _STYLES = ("-", "--", "-.", ":")
+#: Boundary colours, none of them a class colour (blue, orange) of the scattered cases.
+_BOUNDARY_COLORS = (COLORS["vermillion"], COLORS["green"], COLORS["purple"], COLORS["black"])
 
 
 def _curves(curves, n, name, most=4):
@@ -104,8 +106,8 @@ def plot_class_densities(x, y, edges, *, grid=None, densities=None, class_names=
     return ax
 
 
-def plot_feature_posteriors(grid, curves, *, steps=None, cuts=None, x=None, y=None, ax=None,
-                            xlabel: str = "x", ylabel: str = "posterior"):
+def plot_feature_posteriors(grid, curves, *, steps=None, cuts=None, x=None, y=None, positive=0,
+                            ax=None, xlabel: str = "x", ylabel: str = "posterior"):
     """The posterior of one class along one feature: smooth curves, step functions, cut points.
 
     Parameters
@@ -118,7 +120,10 @@ def plot_feature_posteriors(grid, curves, *, steps=None, cuts=None, x=None, y=No
     cuts : array_like, optional
         Cut points, drawn as dotted vertical lines.
     x, y : array_like, optional
-        The cases, drawn as a rug at 0 (class 0) and 1 (class 1).
+        The cases and their class codes, drawn as a rug: the cases of class ``positive`` at 1,
+        the others at 0.
+    positive : int, default 0
+        The class whose posterior the curves give.
     ax : matplotlib.axes.Axes or None
     xlabel, ylabel : str
 
@@ -151,8 +156,8 @@ def plot_feature_posteriors(grid, curves, *, steps=None, cuts=None, x=None, y=No
         ax.axvline(t, color="0.45", lw=0.8, ls=":")
     if x is not None:
         xv, yv = as_real_array(x, "x"), np.asarray(y)
-        for c in (0, 1):
-            ax.plot(xv[yv == c], np.full(np.sum(yv == c), float(c)), ls="none",
+        for c in np.unique(yv).astype(int):
+            ax.plot(xv[yv == c], np.full(np.sum(yv == c), float(c == positive)), ls="none",
                     marker="|", ms=7, color=CLASS_COLORS[c], alpha=0.35)
     ax.set_xlim(g[0], g[-1])
     ax.set_ylim(-0.05, 1.05)
@@ -215,7 +220,7 @@ def plot_boundaries(x1, x2, log_odds, X, y, *, class_names=None, ax=None,
         if G.shape != (g2.size, g1.size):
             raise ValueError(f"log_odds[{label!r}] must have shape ({g2.size}, {g1.size}), "
                              f"got {G.shape}")
-        colour = SERIES_COLORS[k + 1]
+        colour = _BOUNDARY_COLORS[k]
         ax.contour(g1, g2, G, levels=[0.0], colors=[colour], linewidths=2,
                    linestyles=[_STYLES[k]])
         ax.plot([], [], color=colour, lw=2, ls=_STYLES[k], label=label)  # the legend's entry
@@ -223,7 +228,7 @@ def plot_boundaries(x1, x2, log_odds, X, y, *, class_names=None, ax=None,
     ax.set_ylim(g2[0], g2[-1])
     ax.set_xlabel(labels[0])
     ax.set_ylabel(labels[1])
-    ax.legend(fontsize="x-small", loc="best")
+    ax.legend(fontsize="x-small", loc="upper left")
     return ax
 
 
