@@ -39,6 +39,7 @@ __all__ = [
     "CrossValidation",
     "FoldComparison",
     "SmoothingPath",
+    "VERDICTS",
     "compare_by_folds",
     "cross_validate_alpha",
     "cross_validate_models",

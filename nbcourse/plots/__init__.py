@@ -19,12 +19,14 @@ Chapters import from ``nbcourse.plots``.
 - ``evaluation``: zero-one loss under copied features, ROC and precision-recall curves;
 - ``missing``: the strategies for missing values against the share of holes;
 - ``continuous``: class densities, posteriors along a feature, boundaries and intervals;
+- ``dependence``: a tree over the features and learning curves;
 - ``style``: the shared look.
 """
 
 from . import (
                continuous,
                cube,
+               dependence,
                estimation,
                evaluation,
                features,
@@ -42,6 +44,7 @@ from . import (
 )
 from .continuous import *  # noqa: F403  (re-exports each module's __all__)
 from .cube import *  # noqa: F403
+from .dependence import *  # noqa: F403
 from .estimation import *  # noqa: F403
 from .evaluation import *  # noqa: F403
 from .features import *  # noqa: F403
@@ -61,5 +64,6 @@ __all__ = [
     *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__, *simplex.__all__,
     *ratios.__all__, *posteriors.__all__, *reliability.__all__, *sampling.__all__,
     *smoothing.__all__, *recalibration.__all__, *text.__all__, *evaluation.__all__,
-    *missing.__all__, *style.__all__, *continuous.__all__
+    *missing.__all__, *style.__all__, *continuous.__all__,
+    *dependence.__all__
 ]
