@@ -22,7 +22,7 @@ import numpy as np
 
 from ._validation import _describe, as_real_array
 from .binary import _check_prior1
-from .naive_bayes import _DiscreteNB
+from .naive_bayes import NaiveBayes
 
 __all__ = ["GaussianNB", "gaussian_discriminant"]
 
@@ -38,7 +38,7 @@ def _check_finite_table(X, name="X"):
     return X
 
 
-class GaussianNB(_DiscreteNB):
+class GaussianNB(NaiveBayes):
     """Gaussian naive Bayes, with a variance per feature and class or one shared by the classes.
 
     The class-conditional density is a product of normal densities,

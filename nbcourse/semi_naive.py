@@ -44,7 +44,7 @@ from ._validation import (
     check_labels,
     check_n_values,
 )
-from .naive_bayes import CategoricalNB, _DiscreteNB, _refuse_negative
+from .naive_bayes import CategoricalNB, NaiveBayes, _refuse_negative
 
 __all__ = [
     "AveragedOneDependenceNB",
@@ -256,7 +256,7 @@ def _check_codes_entries(estimator, X, reset):
     return X
 
 
-class _CodesNB(_DiscreteNB):
+class _CodesNB(NaiveBayes):
     """Shared input handling of the models on category codes."""
 
     def __sklearn_tags__(self):
