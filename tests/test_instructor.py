@@ -27,8 +27,10 @@ ASSIGNMENTS = sorted(p for p in (ROOT / "exercises").iterdir() if p.is_dir())
 WITH_WRITTEN = [p for p in ASSIGNMENTS if written_questions(p)]
 BANK = ROOT / "instructor" / "question_bank.yml"
 OUTLINES = ROOT / "instructor" / "lecture_outlines.md"
-CHAPTERS = [d for d in toc_files() if d.startswith(("book/part1/", "book/part2/", "book/part3/"))]
+CHAPTERS = [d for d in toc_files()
+            if d.startswith(("book/part1/", "book/part2/", "book/part3/", "book/part4/"))]
 PART3 = {d for d in CHAPTERS if d.startswith("book/part3/")}  # the optional fourth week
+PART4 = {d for d in CHAPTERS if d.startswith("book/part4/")}  # the optional fifth week
 
 
 # --------------------------------------------------------------------------- rubrics
@@ -168,7 +170,7 @@ def test_the_bank_has_enough_questions_for_every_chapter():
     assert len(entries) >= 40
     ids = [e["id"] for e in entries]
     assert len(set(ids)) == len(ids), "question ids must be unique"
-    assert len(CHAPTERS) - len(PART3) == 13
+    assert len(CHAPTERS) - len(PART3) - len(PART4) == 13
     for e in entries:
         assert set(e) <= {"id", "chapter", "question", "answer", "values"}, e["id"]
         assert e["chapter"] in CHAPTERS, f"{e['id']}: no chapter {e['chapter']!r} in _toc.yml"
@@ -271,7 +273,39 @@ COMPUTED = {
     "p3c3-corrected-width": lambda: [math.sqrt((1 / 10 + 1 / 9) / (1 / 10))],
     "p3c4-marginal-posterior": lambda: [0.7 * 0.2 / (0.7 * 0.2 + 0.3 * 0.6)],
     "p3c4-available-cases": lambda: list(nbcourse.lidstone(np.array([5.0, 2.0, 1.0]), 1.0)),
+    "p4c1-quadratic-weights": lambda: [nbcourse.gaussian_discriminant([[2.0], [0.0]],
+                                                                      [[1.0], [4.0]])[0][0],
+                                       nbcourse.gaussian_discriminant([[2.0], [0.0]],
+                                                                      [[1.0], [4.0]])[1][0]],
+    "p4c1-shared-weights": lambda: _shared_weights(),
+    "p4c1-mdl": lambda: _mdl_threshold(),
+    "p4c2-cmi-copies": lambda: _cmi_copies(),
+    "p4c2-trees": lambda: [4 ** 2, 5 ** 3],
+    "p4c2-tan-parameters": lambda: [2 * (3 + 1 + 1), 2 * (3 + 4 * 1 + 4 * 1)],
+    "p4c2-likelihood-gain": lambda: [1000 * (0.02 + 0.05)],
 }
+
+
+def _shared_weights():
+    _, w, w0 = nbcourse.gaussian_discriminant([[1.0], [5.0]], [0.8])
+    return [w[0], w0, -w0 / w[0]]
+
+
+def _mdl_threshold():
+    ent = nbcourse.class_entropy
+    delta = math.log2(3**2 - 2) - (2 * ent([10, 10]) - 2 * ent([8, 2]) - 2 * ent([2, 8]))
+    assert not nbcourse.mdl_accepts([10, 10], [8, 2], [2, 8])
+    assert nbcourse.mdl_accepts([30, 30], [24, 6], [6, 24])
+    return [ent([10, 10]) - ent([8, 2]), (math.log2(19) + delta) / 20, (math.log2(59) + delta) / 60]
+
+
+def _cmi_copies():
+    coin = [[0, 0], [1, 1]] * 2
+    copies = nbcourse.conditional_mutual_information(coin, [0, 0, 1, 1])[0, 1]
+    mixed = nbcourse.conditional_mutual_information(
+        [[0, 0], [1, 1], [0, 0], [1, 1], [0, 0], [0, 1], [1, 0], [1, 1]],
+        [0, 0, 0, 0, 1, 1, 1, 1])[0, 1]
+    return [copies, mixed]
 
 
 def _example3_all():
@@ -404,7 +438,8 @@ def test_every_meeting_of_the_plan_has_an_outline_on_its_chapters(schedule):
 
 def test_each_schedule_covers_every_chapter_it_keeps():
     playgrounds = {"book/part1/04_explore_binary_discriminant", "book/part2/06_explore"}
-    for schedule, dropped in (("three-week", PART3), ("two-week", playgrounds | PART3)):
+    for schedule, dropped in (("three-week", PART3 | PART4),
+                              ("two-week", playgrounds | PART3 | PART4)):
         covered = set().union(*map(outline_chapters, outlines()[schedule].values()))
         assert covered >= set(CHAPTERS) - dropped, sorted(set(CHAPTERS) - dropped - covered)
         assert not covered & dropped, f"{schedule}: meets on what it leaves as reading"
@@ -430,6 +465,28 @@ def test_the_optional_fourth_week_outlines_every_part3_chapter():
         assert all(a in week for a in homework), homework
     assert covered == PART3
     assert len(re.findall(r"Part III chapter \d", week)) == len(PART3)
+
+
+def test_the_optional_fifth_week_outlines_every_part4_chapter():
+    plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
+    week = plan.split("## An optional fifth week: Part IV", 1)[1].split("\n## ", 1)[0]
+    text = OUTLINES.read_text(encoding="utf-8")
+    section = text.split("## Optional fifth week: Part IV", 1)[1].split("\n## ", 1)[0]
+    bodies = re.split(r"^### Week 5, meeting \d:.*$", section, flags=re.M)[1:]
+    ids = {e["id"]: e["chapter"] for e in bank()}
+    covered = set()
+    for body in bodies:
+        chapters = outline_chapters(body)
+        covered |= chapters
+        for label in ("Aims", "Plan", "At the board", "Explore"):
+            assert len(outline_field(body, label).split()) >= 5, label
+        quiz = outline_field(body, "Quiz").replace(",", " ").split()
+        assert len(quiz) >= 3 and all(ids.get(q) in chapters for q in quiz), quiz
+        homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
+        assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
+        assert all(a in week for a in homework), homework
+    assert covered == PART4
+    assert len(re.findall(r"Part IV chapter \d", week)) == len(PART4)
 
 
 # --------------------------------------------------------------------------- the student tree
