@@ -11,8 +11,8 @@ does not have:
   passes the minimum description length (MDL) test of Fayyad & Irani (1993);
 * :class:`MDLDiscretiser`: a scikit-learn transformer that learns those cut points for every
   column and turns the columns into interval codes ``0, 1, ..., n_bins - 1``, the input of
-  :class:`nbcourse.CategoricalNB` (Dougherty, Kohavi & Sahami 1995 compare the three ways of
-  cutting for naive Bayes).
+  :class:`nbcourse.CategoricalNB` (Dougherty, Kohavi & Sahami 1995 compare unsupervised and
+  supervised cutting for naive Bayes).
 
 Cut points are midpoints between consecutive distinct values, and a value equal to a cut point
 goes to the interval above it, as in ``KBinsDiscretizer`` (``numpy.searchsorted`` with
