@@ -52,6 +52,10 @@ MODULES = (
     "interact",
     "publish",
     "text",
+    "feature_selection",
+    "prior_shift",
+    "semi_supervised",
+    "decisions",
 )
 
 #: Subpackages reachable as attributes (``nbcourse.plots``) without re-exporting their names.
