@@ -18,6 +18,8 @@ Chapters import from ``nbcourse.plots``.
 - ``text``: the two event models against vocabulary size, confidence against passage length;
 - ``evaluation``: zero-one loss under copied features, ROC and precision-recall curves;
 - ``missing``: the strategies for missing values against the share of holes;
+- ``learning``: learning curves of several classifiers with interval bands;
+- ``priors``: class priors side by side, a confusion matrix, the cost of a threshold;
 - ``style``: the shared look.
 """
 
@@ -26,8 +28,10 @@ from . import (
                estimation,
                evaluation,
                features,
+               learning,
                missing,
                posteriors,
+               priors,
                ratios,
                recalibration,
                reliability,
@@ -42,8 +46,10 @@ from .cube import *  # noqa: F403  (re-exports each module's __all__)
 from .estimation import *  # noqa: F403
 from .evaluation import *  # noqa: F403
 from .features import *  # noqa: F403
+from .learning import *  # noqa: F403
 from .missing import *  # noqa: F403
 from .posteriors import *  # noqa: F403
+from .priors import *  # noqa: F403
 from .ratios import *  # noqa: F403
 from .recalibration import *  # noqa: F403
 from .reliability import *  # noqa: F403
@@ -58,5 +64,5 @@ __all__ = [
     *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__, *simplex.__all__,
     *ratios.__all__, *posteriors.__all__, *reliability.__all__, *sampling.__all__,
     *smoothing.__all__, *recalibration.__all__, *text.__all__, *evaluation.__all__,
-    *missing.__all__, *style.__all__
+    *missing.__all__, *learning.__all__, *priors.__all__, *style.__all__
 ]
