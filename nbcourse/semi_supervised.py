@@ -17,7 +17,7 @@ log density of that prior.
 
 EM finds a local maximum, and the maximum is only as good as the model: where the mixture of
 the model's class distributions does not separate the classes, unlabelled cases can make the
-classifier worse (Nigam et al. 2000, §6; Cozman, Cohen & Cirelo 2003).
+classifier worse (Nigam et al. 2000; Cozman, Cohen & Cirelo 2003).
 
 Examples
 --------
