@@ -27,8 +27,10 @@ ASSIGNMENTS = sorted(p for p in (ROOT / "exercises").iterdir() if p.is_dir())
 WITH_WRITTEN = [p for p in ASSIGNMENTS if written_questions(p)]
 BANK = ROOT / "instructor" / "question_bank.yml"
 OUTLINES = ROOT / "instructor" / "lecture_outlines.md"
-CHAPTERS = [d for d in toc_files() if d.startswith(("book/part1/", "book/part2/", "book/part3/"))]
+CHAPTERS = [d for d in toc_files()
+            if d.startswith(("book/part1/", "book/part2/", "book/part3/", "book/part4/"))]
 PART3 = {d for d in CHAPTERS if d.startswith("book/part3/")}  # the optional fourth week
+PART4 = {d for d in CHAPTERS if d.startswith("book/part4/")}  # the optional fifth week
 
 
 # --------------------------------------------------------------------------- rubrics
@@ -168,7 +170,7 @@ def test_the_bank_has_enough_questions_for_every_chapter():
     assert len(entries) >= 40
     ids = [e["id"] for e in entries]
     assert len(set(ids)) == len(ids), "question ids must be unique"
-    assert len(CHAPTERS) - len(PART3) == 13
+    assert len(CHAPTERS) - len(PART3) - len(PART4) == 13
     for e in entries:
         assert set(e) <= {"id", "chapter", "question", "answer", "values"}, e["id"]
         assert e["chapter"] in CHAPTERS, f"{e['id']}: no chapter {e['chapter']!r} in _toc.yml"
@@ -207,6 +209,23 @@ def _ece_one_bin():
 
 def _multinomial_like(counts, alpha):
     return list(nbcourse.lidstone(np.array(counts, dtype=float), alpha))
+
+
+def _word_in_30():
+    """120 documents, 60 per class; the word is in 30 of them, all of class 1."""
+    return np.r_[np.ones(30), np.zeros(90)][:, None], np.r_[np.ones(60), np.zeros(60)]
+
+
+def _three_classes_of_tokens():
+    """One row of token counts per class over 50 words: "navy" first, the other tokens second."""
+    X = np.zeros((3, 50))
+    X[:, 0], X[:, 1] = [10, 2, 0], [990, 498, 100]
+    return X
+
+
+def _macro_micro():
+    s = nbcourse.class_scores([0] * 90 + [1] * 10, [0] * 90 + [1] * 2 + [0] * 8)
+    return [s.micro["f1"], s.macro["f1"]]
 
 
 # Each numeric answer recomputed: nbcourse where it has the formula, by hand otherwise.
@@ -271,7 +290,19 @@ COMPUTED = {
     "p3c3-corrected-width": lambda: [math.sqrt((1 / 10 + 1 / 9) / (1 / 10))],
     "p3c4-marginal-posterior": lambda: [0.7 * 0.2 / (0.7 * 0.2 + 0.3 * 0.6)],
     "p3c4-available-cases": lambda: list(nbcourse.lidstone(np.array([5.0, 2.0, 1.0]), 1.0)),
+    "p4c3-mutual-information": lambda: [nbcourse.mutual_information(*_word_in_30())[0]],
+    "p4c3-g-and-chi2": lambda: [2 * 120 * nbcourse.mutual_information(*_word_in_30())[0],
+                                nbcourse.chi2_scores(*_word_in_30())[0]],
+    "p4c3-complement": lambda: [float(np.exp(nbcourse.ComplementNB(alpha=1.0).fit(
+        _three_classes_of_tokens(), [0, 1, 2]).complement_log_prob_[2, 0]))],
+    "p4c3-idf": lambda: [math.log(1000 / 10), math.log(1 + 3) * math.log(1000 / 10)],
+    "p4c4-threshold": lambda: [nbcourse.posterior_threshold([[0, 1], [4, 0]])],
+    "p4c4-adjust": lambda: [nbcourse.adjust_posteriors([[0.6, 0.4]], [0.5, 0.5], [0.2, 0.8])[0, 0]],
+    "p4c4-em-step": lambda: [nbcourse.em_priors([[0.8, 0.2], [0.6, 0.4], [0.3, 0.7]], [0.5, 0.5],
+                                                max_iter=1).priors[0]],
+    "p4c4-macro-micro": _macro_micro,
 }
+
 
 
 def _example3_all():
@@ -404,32 +435,35 @@ def test_every_meeting_of_the_plan_has_an_outline_on_its_chapters(schedule):
 
 def test_each_schedule_covers_every_chapter_it_keeps():
     playgrounds = {"book/part1/04_explore_binary_discriminant", "book/part2/06_explore"}
-    for schedule, dropped in (("three-week", PART3), ("two-week", playgrounds | PART3)):
+    for schedule, dropped in (("three-week", PART3 | PART4),
+                              ("two-week", playgrounds | PART3 | PART4)):
         covered = set().union(*map(outline_chapters, outlines()[schedule].values()))
         assert covered >= set(CHAPTERS) - dropped, sorted(set(CHAPTERS) - dropped - covered)
         assert not covered & dropped, f"{schedule}: meets on what it leaves as reading"
 
 
-def test_the_optional_fourth_week_outlines_every_part3_chapter():
+@pytest.mark.parametrize("ordinal, week_no, part, chapters", [
+    ("fourth", 4, "III", PART3), ("fifth", 5, "IV", PART4)])
+def test_each_optional_week_outlines_every_chapter_of_its_part(ordinal, week_no, part, chapters):
     plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
-    week = plan.split("## An optional fourth week: Part III", 1)[1].split("\n## ", 1)[0]
+    week = plan.split(f"## An optional {ordinal} week: Part {part}", 1)[1].split("\n## ", 1)[0]
     text = OUTLINES.read_text(encoding="utf-8")
-    section = text.split("## Optional fourth week: Part III", 1)[1].split("\n## ", 1)[0]
-    bodies = re.split(r"^### Week 4, meeting \d:.*$", section, flags=re.M)[1:]
+    section = text.split(f"## Optional {ordinal} week: Part {part}", 1)[1].split("\n## ", 1)[0]
+    bodies = re.split(rf"^### Week {week_no}, meeting \d:.*$", section, flags=re.M)[1:]
     ids = {e["id"]: e["chapter"] for e in bank()}
     covered = set()
     for body in bodies:
-        chapters = outline_chapters(body)
-        covered |= chapters
+        outlined = outline_chapters(body)
+        covered |= outlined
         for label in ("Aims", "Plan", "At the board", "Explore"):
             assert len(outline_field(body, label).split()) >= 5, label
         quiz = outline_field(body, "Quiz").replace(",", " ").split()
-        assert len(quiz) >= 3 and all(ids.get(q) in chapters for q in quiz), quiz
+        assert len(quiz) >= 3 and all(ids.get(q) in outlined for q in quiz), quiz
         homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
         assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
         assert all(a in week for a in homework), homework
-    assert covered == PART3
-    assert len(re.findall(r"Part III chapter \d", week)) == len(PART3)
+    assert covered == chapters
+    assert len(re.findall(rf"Part {part} chapter \d", week)) == len(chapters)
 
 
 # --------------------------------------------------------------------------- the student tree
