@@ -55,6 +55,10 @@ MODULES = (
     "gaussian",
     "discretisation",
     "semi_naive",
+    "feature_selection",
+    "prior_shift",
+    "semi_supervised",
+    "decisions",
 )
 
 #: Subpackages reachable as attributes (``nbcourse.plots``) without re-exporting their names.

@@ -275,7 +275,7 @@ class _CodesNB(NaiveBayes):
 class TreeAugmentedNB(_CodesNB):
     """Tree-augmented naive Bayes (TAN; Friedman, Geiger & Goldszmidt 1997).
 
-    ``P(x | c) = Π_j P(x_j | x_{π(j)}, c)``, where ``π(j)`` is feature ``j``'s parent in a tree
+    ``P(x | c) = Π_j P(x_j | x_{pa(j)}, c)``, where ``pa(j)`` is feature ``j``'s parent in a tree
     over the features and the root has no feature parent.  The tree is the maximum spanning
     tree (:func:`maximum_spanning_tree`) of the weights ``I(x_i; x_j | y)``
     (:func:`conditional_mutual_information`), directed away from ``root``
@@ -302,11 +302,11 @@ class TreeAugmentedNB(_CodesNB):
         The tree's undirected edges.
     parent_ : ndarray of int64, shape (n_features,)
         Each feature's feature parent, ``-1`` for the root.
-    table_count_ : list of ndarray, each shape (C, V_{π(j)}, V_j)
+    table_count_ : list of ndarray, each shape (C, V_{pa(j)}, V_j)
         ``N_{c,u,v}``: class-``c`` rows with parent value ``u`` and ``x_j = v`` (for the root,
         one parent value).
-    feature_log_prob_ : list of ndarray, each shape (C, V_{π(j)}, V_j)
-        ``ln P(x_j = v | x_{π(j)} = u, c)``.
+    feature_log_prob_ : list of ndarray, each shape (C, V_{pa(j)}, V_j)
+        ``ln P(x_j = v | x_{pa(j)} = u, c)``.
 
     Examples
     --------

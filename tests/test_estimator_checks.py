@@ -20,7 +20,7 @@ from nbcourse.discretisation import MDLDiscretiser
 from nbcourse.gaussian import GaussianNB
 from nbcourse.naive_bayes import CategoricalNB, FullJointNB, ProductOfBernoullisNB
 from nbcourse.semi_naive import AveragedOneDependenceNB, SelectiveNB, TreeAugmentedNB
-from nbcourse.text import MultinomialNB
+from nbcourse.text import ComplementNB, MultinomialNB, RennieTransformer
 
 #: Why ProductOfBernoullisNB() fails a check: the check's data are not a 0/1 table.
 ONLY_BITS = (
@@ -105,6 +105,10 @@ def describe(results):
         (SelectiveNB(), {}),
         (SelectiveNB(criterion="error"), {}),
         (MDLDiscretiser(), {}),
+        (ComplementNB(), {}),
+        (ComplementNB(alpha=0.5, norm=True), {}),
+        (RennieTransformer(), {}),
+        (RennieTransformer(tf=False, idf=True, length=False), {}),
     ],
     ids=repr,
 )

@@ -211,6 +211,23 @@ def _multinomial_like(counts, alpha):
     return list(nbcourse.lidstone(np.array(counts, dtype=float), alpha))
 
 
+def _word_in_30():
+    """120 documents, 60 per class; the word is in 30 of them, all of class 1."""
+    return np.r_[np.ones(30), np.zeros(90)][:, None], np.r_[np.ones(60), np.zeros(60)]
+
+
+def _three_classes_of_tokens():
+    """One row of token counts per class over 50 words: "navy" first, the other tokens second."""
+    X = np.zeros((3, 50))
+    X[:, 0], X[:, 1] = [10, 2, 0], [990, 498, 100]
+    return X
+
+
+def _macro_micro():
+    s = nbcourse.class_scores([0] * 90 + [1] * 10, [0] * 90 + [1] * 2 + [0] * 8)
+    return [s.micro["f1"], s.macro["f1"]]
+
+
 # Each numeric answer recomputed: nbcourse where it has the formula, by hand otherwise.
 COMPUTED = {
     "p1c1-parameters": lambda: [nbcourse.n_parameters_joint([2] * 10, 2),
@@ -283,6 +300,17 @@ COMPUTED = {
     "p4c2-trees": lambda: [4 ** 2, 5 ** 3],
     "p4c2-tan-parameters": lambda: [2 * (3 + 1 + 1), 2 * (3 + 4 * 1 + 4 * 1)],
     "p4c2-likelihood-gain": lambda: [1000 * (0.02 + 0.05)],
+    "p4c3-mutual-information": lambda: [nbcourse.mutual_information(*_word_in_30())[0]],
+    "p4c3-g-and-chi2": lambda: [2 * 120 * nbcourse.mutual_information(*_word_in_30())[0],
+                                nbcourse.chi2_scores(*_word_in_30())[0]],
+    "p4c3-complement": lambda: [float(np.exp(nbcourse.ComplementNB(alpha=1.0).fit(
+        _three_classes_of_tokens(), [0, 1, 2]).complement_log_prob_[2, 0]))],
+    "p4c3-idf": lambda: [math.log(1000 / 10), math.log(1 + 3) * math.log(1000 / 10)],
+    "p4c4-threshold": lambda: [nbcourse.posterior_threshold([[0, 1], [4, 0]])],
+    "p4c4-adjust": lambda: [nbcourse.adjust_posteriors([[0.6, 0.4]], [0.5, 0.5], [0.2, 0.8])[0, 0]],
+    "p4c4-em-step": lambda: [nbcourse.em_priors([[0.8, 0.2], [0.6, 0.4], [0.3, 0.7]], [0.5, 0.5],
+                                                max_iter=1).priors[0]],
+    "p4c4-macro-micro": _macro_micro,
 }
 
 
@@ -387,11 +415,14 @@ def outline_chapters(body):
     return set(re.findall(r"`(book/[\w/]+)`", outline_field(body, "Chapters")))
 
 
+ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4}
+
+
 def plan_chapters(text):
     """The documents a meeting of the course plan names: "Part II chapters 2 and 3", "the
     playground (chapter 4)", "the audit"."""
     docs, part = set(), None
-    pattern = (r"(?:Part (I{1,2}) )?chapters? (\d+(?:(?:, | and )\d+)*)"
+    pattern = (r"(?:Part (IV|I{1,3}) )?chapters? (\d+(?:(?:, | and )\d+)*)"
                r"|the playground \(chapter (\d+)\)|(audit)")
     for m in re.finditer(pattern, text):
         if m.group(4):
@@ -399,7 +430,7 @@ def plan_chapters(text):
             continue
         part = m.group(1) or part
         for n in re.findall(r"\d+", m.group(2) or m.group(3)):
-            prefix = f"book/part{2 if part == 'II' else 1}/{int(n):02d}_"
+            prefix = f"book/part{ROMAN[part]}/{int(n):02d}_"
             matched = [d for d in CHAPTERS if d.startswith(prefix)]
             assert len(matched) == 1, (text, prefix)
             docs.add(matched[0])
@@ -413,6 +444,9 @@ def test_plan_chapters_reads_the_schedule_phrases():
         "book/part2/02_q_minus_j", "book/part2/03_bounds", "book/appendix/audit"}
     assert plan_chapters("Part I chapter 3 and the playground (chapter 4).") == {
         "book/part1/03_generative_discriminative", "book/part1/04_explore_binary_discriminant"}
+    assert plan_chapters("Part IV chapter 2, when features depend.") == {
+        "book/part4/02_dependent_features"}
+    assert plan_chapters("Part III chapter 4, missing values.") == {"book/part3/04_missing_values"}
 
 
 @pytest.mark.parametrize("schedule", ["three-week", "two-week"])
@@ -445,48 +479,36 @@ def test_each_schedule_covers_every_chapter_it_keeps():
         assert not covered & dropped, f"{schedule}: meets on what it leaves as reading"
 
 
-def test_the_optional_fourth_week_outlines_every_part3_chapter():
+@pytest.mark.parametrize("ordinal, week_no, part, chapters", [
+    ("fourth", 4, "III", PART3), ("fifth", 5, "IV", PART4)])
+def test_each_optional_week_outlines_every_chapter_of_its_part(ordinal, week_no, part, chapters):
     plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
-    week = plan.split("## An optional fourth week: Part III", 1)[1].split("\n## ", 1)[0]
+    week = plan.split(f"## An optional {ordinal} week: Part {part}", 1)[1].split("\n## ", 1)[0]
     text = OUTLINES.read_text(encoding="utf-8")
-    section = text.split("## Optional fourth week: Part III", 1)[1].split("\n## ", 1)[0]
-    bodies = re.split(r"^### Week 4, meeting \d:.*$", section, flags=re.M)[1:]
+    section = text.split(f"## Optional {ordinal} week: Part {part}", 1)[1].split("\n## ", 1)[0]
+    # the plan's meetings and the outlines' are numbered 1, 2, ... alike and name the same chapters
+    planned = re.findall(r"Meeting (\d): (.*?)(?=Meeting \d:|Due:|\Z)", week, re.S)
+    numbers = [int(n) for n, _ in planned]
+    assert numbers == list(range(1, len(planned) + 1)), numbers
+    parts = re.split(rf"^### Week {week_no}, meeting (\d):.*$", section, flags=re.M)
+    written = {int(n): body for n, body in zip(parts[1::2], parts[2::2], strict=True)}
+    assert list(written) == numbers, (list(written), numbers)
+    for n, meeting in planned:
+        assert outline_chapters(written[int(n)]) == plan_chapters(meeting), (n, meeting)
     ids = {e["id"]: e["chapter"] for e in bank()}
     covered = set()
-    for body in bodies:
-        chapters = outline_chapters(body)
-        covered |= chapters
+    for body in written.values():
+        outlined = outline_chapters(body)
+        covered |= outlined
         for label in ("Aims", "Plan", "At the board", "Explore"):
             assert len(outline_field(body, label).split()) >= 5, label
         quiz = outline_field(body, "Quiz").replace(",", " ").split()
-        assert len(quiz) >= 3 and all(ids.get(q) in chapters for q in quiz), quiz
+        assert len(quiz) >= 3 and all(ids.get(q) in outlined for q in quiz), quiz
         homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
         assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
         assert all(a in week for a in homework), homework
-    assert covered == PART3
-    assert len(re.findall(r"Part III chapter \d", week)) == len(PART3)
-
-
-def test_the_optional_fifth_week_outlines_every_part4_chapter():
-    plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
-    week = plan.split("## An optional fifth week: Part IV", 1)[1].split("\n## ", 1)[0]
-    text = OUTLINES.read_text(encoding="utf-8")
-    section = text.split("## Optional fifth week: Part IV", 1)[1].split("\n## ", 1)[0]
-    bodies = re.split(r"^### Week 5, meeting \d:.*$", section, flags=re.M)[1:]
-    ids = {e["id"]: e["chapter"] for e in bank()}
-    covered = set()
-    for body in bodies:
-        chapters = outline_chapters(body)
-        covered |= chapters
-        for label in ("Aims", "Plan", "At the board", "Explore"):
-            assert len(outline_field(body, label).split()) >= 5, label
-        quiz = outline_field(body, "Quiz").replace(",", " ").split()
-        assert len(quiz) >= 3 and all(ids.get(q) in chapters for q in quiz), quiz
-        homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
-        assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
-        assert all(a in week for a in homework), homework
-    assert covered == PART4
-    assert len(re.findall(r"Part IV chapter \d", week)) == len(PART4)
+    assert covered == chapters
+    assert len(re.findall(rf"Part {part} chapter \d", week)) == len(chapters)
 
 
 # --------------------------------------------------------------------------- the student tree

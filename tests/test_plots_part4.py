@@ -75,10 +75,17 @@ def test_score_against_bins_and_learning_curves_draw_their_values():
     ax = plot_score_against_bins([2, 4, 8], {"width": [0.5, 0.4, 0.45]}, references={"g": 0.42})
     assert_allclose(ax.lines[0].get_ydata(), [0.5, 0.4, 0.45])
     assert_allclose(ax.lines[1].get_ydata(), [0.42, 0.42])
-    ax = plot_learning_curves([100, 1000], {"a": [0.3, 0.2]}, at=1000)
+    ax = plot_learning_curves([100, 1000], {"a": [0.3, 0.2]}, ylabel="log loss", at=1000,
+                              spread={"a": [0.05, 0.02]})
     assert ax.get_xscale() == "log" and [float(v) for v in ax.lines[-1].get_xdata()] == [1000, 1000]
-    with pytest.raises(ValueError, match="sizes must be increasing positive numbers"):
-        plot_learning_curves([100, 50], {"a": [0.3, 0.2]})
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["100", "1,000"]
+    bars = ax.collections[-1].get_segments()           # the error bars: one segment per size
+    assert_allclose([seg[:, 1] for seg in bars], [[0.25, 0.35], [0.18, 0.22]])
+    with pytest.raises(ValueError, match="sizes must be increasing"):
+        plot_learning_curves([100, 50], {"a": [0.3, 0.2]}, ylabel="log loss")
+    with pytest.raises(ValueError, match=r"spread\['a'\] must be a finite array"):
+        plot_learning_curves([100, 1000], {"a": [0.3, 0.2]}, ylabel="log loss",
+                             spread={"a": [0.1]})
 
 
 def test_dependence_tree_draws_every_pair_and_the_tree_over_them():

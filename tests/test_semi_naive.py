@@ -123,7 +123,7 @@ def test_tree_parents_orients_every_edge_away_from_the_root():
 
 
 def tree_log_likelihood(X, y, parents):
-    """Σ_n ln P̂(y_n) + Σ_j ln P̂(x_nj | x_n,π(j), y_n), maximum likelihood, by counting."""
+    """Σ_n ln P̂(y_n) + Σ_j ln P̂(x_nj | x_n,pa(j), y_n), maximum likelihood, by counting."""
     n = len(y)
     total = 0.0
     prior = Counter(y.tolist())

@@ -19,7 +19,9 @@ Chapters import from ``nbcourse.plots``.
 - ``evaluation``: zero-one loss under copied features, ROC and precision-recall curves;
 - ``missing``: the strategies for missing values against the share of holes;
 - ``continuous``: class densities, posteriors along a feature, boundaries and intervals;
-- ``dependence``: a tree over the features and learning curves;
+- ``dependence``: a tree over the features, weighted by their conditional mutual information;
+- ``learning``: learning curves of several classifiers with interval bands or error bars;
+- ``priors``: class priors side by side, a confusion matrix, the cost of a threshold;
 - ``style``: the shared look.
 """
 
@@ -30,8 +32,10 @@ from . import (
                estimation,
                evaluation,
                features,
+               learning,
                missing,
                posteriors,
+               priors,
                ratios,
                recalibration,
                reliability,
@@ -48,8 +52,10 @@ from .dependence import *  # noqa: F403
 from .estimation import *  # noqa: F403
 from .evaluation import *  # noqa: F403
 from .features import *  # noqa: F403
+from .learning import *  # noqa: F403
 from .missing import *  # noqa: F403
 from .posteriors import *  # noqa: F403
+from .priors import *  # noqa: F403
 from .ratios import *  # noqa: F403
 from .recalibration import *  # noqa: F403
 from .reliability import *  # noqa: F403
@@ -65,5 +71,5 @@ __all__ = [
     *ratios.__all__, *posteriors.__all__, *reliability.__all__, *sampling.__all__,
     *smoothing.__all__, *recalibration.__all__, *text.__all__, *evaluation.__all__,
     *missing.__all__, *style.__all__, *continuous.__all__,
-    *dependence.__all__
+    *dependence.__all__, *learning.__all__, *priors.__all__
 ]

@@ -1,26 +1,20 @@
 """Figures of the chapter on dependent features.
 
 * :func:`plot_dependence_tree`: the features on a circle, every pair joined by a line as thick
-  as its conditional mutual information, and the edges of a tree drawn over them;
-* :func:`plot_learning_curves`: a held-out score of several models against the number of
-  training cases, with a marker at a chosen size.
+  as its conditional mutual information, and the edges of a tree drawn over them (the chapter's
+  learning curves are :func:`nbcourse.plots.learning.plot_learning_curves`).
 
 The numbers come from :mod:`nbcourse.semi_naive` and scikit-learn; this module only draws.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 
 from .._validation import as_real_array
-from .style import COLORS, SERIES_COLORS, get_axes
+from .style import COLORS, get_axes
 
-__all__ = ["plot_dependence_tree", "plot_learning_curves"]
-
-_STYLES = ("-", "--", "-.", ":")
-_MARKERS = ("o", "s", "^", "D")
+__all__ = ["plot_dependence_tree"]
 
 
 def plot_dependence_tree(names, weights, edges, *, root=None, ax=None, title=None):
@@ -86,66 +80,4 @@ def plot_dependence_tree(names, weights, edges, *, root=None, ax=None, title=Non
     ax.axis("off")
     if title:
         ax.set_title(title, fontsize=10)
-    return ax
-
-
-def plot_learning_curves(sizes, curves, *, spread=None, at=None, ax=None,
-                         ylabel: str = "held-out log loss"):
-    """A held-out score of each model against the number of training cases (log scale).
-
-    Parameters
-    ----------
-    sizes : array_like, shape (S,)
-        Numbers of training cases, increasing.
-    curves : Mapping[str, array_like of shape (S,)]
-        At most four models.
-    spread : Mapping[str, array_like of shape (S,)], optional
-        Half-widths of error bars, by label.
-    at : float, optional
-        A size to mark with a vertical line.
-    ax : matplotlib.axes.Axes or None
-    ylabel : str
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        ``ax.lines[k]`` is the ``k``-th model.
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> ax = plot_learning_curves([100, 1000], {"a": [0.4, 0.3], "b": [0.5, 0.25]}, at=100)
-    >>> ax.get_xscale()
-    'log'
-    >>> plt.close(ax.figure)
-    """
-    n = as_real_array(sizes, "sizes")
-    if n.ndim != 1 or n.size == 0 or (n <= 0).any() or np.any(np.diff(n) <= 0):
-        raise ValueError(f"sizes must be increasing positive numbers, got {sizes!r:.60}")
-    if not isinstance(curves, Mapping) or not 1 <= len(curves) <= 4:
-        raise TypeError(f"curves must be a mapping of 1 to 4 labels to arrays, got {curves!r:.60}")
-    lines = {}
-    for label, v in curves.items():
-        arr = as_real_array(v, f"curves[{label!r}]")
-        if arr.shape != n.shape:
-            raise ValueError(f"curves[{label!r}] must have shape {n.shape}, got {arr.shape}")
-        lines[str(label)] = arr
-    spread = {} if spread is None else spread
-    ax = get_axes(ax, figsize=(6.0, 4.0))
-    for k, (label, v) in enumerate(lines.items()):
-        ax.plot(n, v, color=SERIES_COLORS[k], ls=_STYLES[k], marker=_MARKERS[k], lw=1.8,
-                label=label)
-    for k, (label, v) in enumerate(lines.items()):
-        if label in spread:
-            ax.errorbar(n, v, yerr=as_real_array(spread[label], f"spread[{label!r}]"), fmt="none",
-                        ecolor=SERIES_COLORS[k], elinewidth=1.0, capsize=3)
-    if at is not None:
-        ax.axvline(float(at), color="0.4", lw=1.0, ls=":")
-    ax.set_xscale("log")
-    ax.set_xticks(n, [f"{int(v):,}" for v in n])
-    ax.minorticks_off()
-    ax.set_xlabel("training cases")
-    ax.set_ylabel(ylabel)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize="x-small", loc="best")
     return ax
