@@ -93,10 +93,10 @@ def gradebook_columns(assignment):
             "reason", "seconds", *IDENTITY_COLUMNS]
 
 
-IDENTITY_COLUMNS = ("student_id", "id_source", "id_check")
-"""The identifier the per-student answers were checked for, where it came from, and how
-the notebook's own STUDENT_ID compares with it (``differs`` and ``look-alike`` flag a claim
-of another identifier; see :func:`~nbcourse.grading.variants.id_status`)."""
+IDENTITY_COLUMNS = ("student_id", "id_source", "id_check", "claimed_id")
+"""The identifier the per-student answers were checked for, where it came from, how the
+notebook's own STUDENT_ID compares with it (``differs`` and ``look-alike`` flag a claim of
+another identifier; see :func:`~nbcourse.grading.variants.id_status`), and that claim."""
 
 
 def gradebook_row(result):
@@ -109,7 +109,8 @@ def gradebook_row(result):
             "status": result.status, "reason": result.reason, "seconds": number(result.seconds),
             "student_id": result.identity.get("student_id", ""),
             "id_source": result.identity.get("source", ""),
-            "id_check": result.identity.get("check", "")}
+            "id_check": result.identity.get("check", ""),
+            "claimed_id": result.identity.get("claimed", "")}
 
 
 # --- batch with worker processes -------------------------------------------------------
@@ -193,6 +194,40 @@ def output_names(paths, base=None):
         parts = Path(os.path.relpath(p, base)).parts
         names.append("/".join(_safe_component(c) for c in parts))
     return names
+
+
+def file_name(name):
+    """The file name a submission named ``name`` had (the last component of its output
+    name, decoded), or None where the name does not tell it (a name shortened with a
+    digest).
+
+    >>> file_name("carol/hw.ipynb"), file_name("%67rades.csv"), file_name("caf%E9.ipynb")
+    ('hw.ipynb', 'grades.csv', 'caf\udce9.ipynb')
+    """
+    from urllib.parse import unquote
+
+    last = name.rsplit("/", 1)[-1]
+    if "%~" in last:
+        return None
+    return unquote(last, errors="surrogateescape")
+
+
+def check_name(name):
+    """``name`` if it is an output name that :func:`output_names` gives some path (each
+    component percent-encoded as it would be), else ValueError naming ``--name``.
+
+    >>> check_name("carol/hw.ipynb")
+    'carol/hw.ipynb'
+    """
+    from urllib.parse import unquote
+
+    parts = name.split("/") if isinstance(name, str) else []
+    encoded = [_safe_component(unquote(p, errors="surrogateescape")) for p in parts if p]
+    if not parts or "" in parts or "/".join(encoded) != name or "%~" in name:
+        good = "/".join(encoded) if encoded else "carol/hw.ipynb"
+        raise ValueError(f"argument --name: expected a submission name as grades.csv shows "
+                         f"it (components percent-encoded, e.g. {good!r}), got {name!r}")
+    return name
 
 
 class _WorkerProcess:
@@ -304,7 +339,8 @@ class BatchResults(list):
 
 
 def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print,
-                allow_per_process_limits=False, regrade=False, base=None, roster=None):
+                allow_per_process_limits=False, regrade=False, base=None, roster=None,
+                name=None):
     """Grade ``notebooks`` with ``workers`` worker processes into the folder ``out_dir``.
 
     Every submission gets a row of ``grades.csv`` (status graded, invalid or error), a
@@ -329,6 +365,15 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     every submission without one, falls back to the notebook's ``STUDENT_ID``, flagged
     ``unverified`` in grades.csv and results.json.
 
+    The folder remembers how it was made (``.nbcourse/batch.json``): the assignment, the
+    base of its names and the roster. A later batch (late work, a regrade, a resumed batch)
+    that contradicts it is refused with a ValueError saying what to pass: a roster (or no
+    roster) that would give a row already graded another owner
+    (:meth:`~nbcourse.grading.gradebook.OutputFolder.check_roster`), a notebook outside the
+    recorded base without ``base``, or a ``base`` that renames notebooks the recorded one
+    holds (:meth:`~nbcourse.grading.gradebook.OutputFolder.base`). ``name`` gives a single
+    notebook its output name explicitly (as grades.csv shows it).
+
     Returns
     -------
     BatchResults
@@ -342,8 +387,8 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
         bound into every sandbox holds the assignment, ``out_dir``, a notebook or the
         roster's file (:func:`~nbcourse.grading.sandbox.check_layout`).
     ValueError
-        If ``out_dir`` holds another assignment's grades, or ``base`` does not hold
-        every notebook.
+        If ``out_dir`` holds another assignment's grades, if ``base`` does not hold
+        every notebook, or if the batch contradicts how ``out_dir`` was made (above).
     OutputBusy
         If another batch or merge is writing to ``out_dir``.
     """
@@ -360,11 +405,19 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     out_dir.mkdir(parents=True, exist_ok=True)
     folder = OutputFolder(out_dir)
     notebooks = [Path(p) for p in notebooks]
+    if name is not None:
+        check_name(name)
+        if len(notebooks) != 1 or base is not None:
+            raise ValueError(f"argument --name: expected one submission and no --base, got "
+                             f"{len(notebooks)} submissions"
+                             + (" and --base" if base is not None else ""))
     columns = gradebook_columns(assignment)
     with folder.lock():
         folder.claim(assignment.name)
         rows = folder.read_rows(columns)
-        names = output_names(notebooks, folder.base(notebooks, base))
+        names = ([name] if name is not None
+                 else output_names(notebooks, folder.base(notebooks, base)))
+        folder.check_roster(roster, rows)
         written = folder.load_written()
         export = WrittenExport(assignment.path, out_dir)
         recovered = folder.finished()
@@ -447,9 +500,12 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
         done[0] += 1
         if flushes.due() or done[0] == len(todo):
             flush()
-        if progress:
+        if progress:  # the total and maximum of grades.csv, written answers included
+            extra = written.points(name) if written.merged else {}
             progress(f"[{done[0]:>{width}}/{len(todo)}] {clip(name, 200)}: "
-                     f"{result.total:g}/{result.max_score:g} in {result.seconds:.1f} s "
+                     f"{round(result.total + sum(extra.values()), 6):g}/"
+                     f"{round(result.max_score + written.max_points * written.merged, 6):g} "
+                     f"in {result.seconds:.1f} s "
                      f"({result.status}{', replaced the earlier row' if again else ''})")
 
     def work():

@@ -39,7 +39,10 @@ BATCH = "batch.json"
 JOURNAL = "finished.jsonl"
 WRITTEN_TEST = " (written answer)"
 NUMERIC = {"total", "max", "seconds", "written_max"}
-TEXT = {"submission", "status", "reason", "student_id", "id_source", "id_check"}
+TEXT = {"submission", "status", "reason", "student_id", "id_source", "id_check", "claimed_id"}
+#: Columns added to grades.csv after its first release: a gradebook without them is read,
+#: with the column empty in its earlier rows.
+LATER = ("claimed_id",)
 
 
 class OutputBusy(RuntimeError):
@@ -156,10 +159,16 @@ class OutputFolder:
     # --- the base folder of output names -----------------------------------------------
 
     def base(self, notebooks, base=None):
-        """The folder that output names are relative to: ``base`` if given, else the one
-        recorded by the folder's first batch if it holds every notebook, else None (the
-        folder the notebooks share). The first batch records its base."""
+        """The folder that output names are relative to.
+
+        ``base`` if given, else the one recorded by the folder's first batch, else None
+        (the folder the notebooks share); the first batch records its base. ValueError if
+        ``base`` does not hold every notebook, if a notebook lies outside the recorded base
+        and no ``base`` is given (it would be named by another rule than the rows already
+        graded), or if ``base`` differs from the recorded one although that one holds every
+        notebook (the same file would get a second name)."""
         record = self._read_json(BATCH) or {}
+        recorded = record.get("base")
         paths = [os.path.abspath(os.fspath(p)) for p in notebooks]
         if base is not None:
             base = os.path.abspath(os.fspath(base))
@@ -167,12 +176,70 @@ class OutputFolder:
             if outside:
                 raise ValueError(f"base must be a folder that holds every submission, got "
                                  f"{base!r}, which does not hold {outside[0]!r}")
-        elif record.get("base") and all(_inside(p, record["base"]) for p in paths):
-            base = record["base"]
-        if not record.get("base") and paths:
+            if recorded and base != recorded and all(_inside(p, recorded) for p in paths):
+                raise ValueError(
+                    f"base: {self.path} names submissions relative to {recorded!r} (the "
+                    f"base of its first batch), which holds every submission given, so "
+                    f"--base {base!r} would give them other names; leave --base out (or "
+                    f"pass --base {recorded!r})")
+        elif recorded:
+            outside = [p for p in paths if not _inside(p, recorded)]
+            if outside:
+                raise ValueError(
+                    f"submissions must lie in {recorded!r}, the folder {self.path} names "
+                    f"submissions relative to (the base of its first batch), got "
+                    f"{outside[0]!r}; pass --base FOLDER to name them relative to another "
+                    f"folder (FOLDER/carol/hw.ipynb is carol/hw.ipynb), or --name NAME to "
+                    f"give a single notebook the name NAME")
+            base = recorded
+        if not recorded and paths:
             chosen = base or os.path.commonpath([os.path.dirname(p) for p in paths])
             self._write_json(BATCH, {**record, "base": chosen})
         return base
+
+    # --- the roster the rows were graded with ------------------------------------------
+
+    def check_roster(self, roster, rows):
+        """Refuse a ``roster`` (a :class:`~nbcourse.grading.variants.Roster`, or None for
+        none) that would give a submission already in ``rows`` another owner than the one
+        it was graded for; then record it as the folder's roster.
+
+        Every row keeps the owner it was graded for: a later batch, a late submission or a
+        regrade without the roster (or with one that changed an entry) is refused, saying
+        which roster to pass, rather than turning a row from ``roster``/``same`` into
+        ``notebook``/``unverified``. A roster that only adds entries for submissions not
+        graded yet is accepted and recorded."""
+        from .batch import file_name
+
+        record = self._read_json(BATCH) or {}
+        before = record.get("roster")
+        now = None if roster is None else roster.record()
+        if "roster" in record and (before or {}).get("sha256") == (now or {}).get("sha256"):
+            return
+        for name, row in rows.items():
+            source = row.get("id_source", "")
+            if source not in ("roster", "notebook"):
+                continue  # an older row without an identity, or Gradescope's
+            identity = (roster.lookup(name, file_name(name)) if roster is not None
+                        else None)
+            owner = identity.student_id if identity is not None and identity.verified else None
+            if (source == "roster") == (owner is not None) and (
+                    owner is None or _shown(owner) == _unquoted(row.get("student_id", ""))):
+                continue
+            was = (f"for {row.get('student_id')!r} from the roster" if source == "roster"
+                   else "for the notebook's own STUDENT_ID (no roster entry)")
+            given = ("without --roster" if roster is None
+                     else f"with the roster {roster.path or ''} (sha256 {roster.digest[:12]})")
+            then = (f"its owner would be {owner!r}" if owner is not None
+                    else "it would be checked for the notebook's own STUDENT_ID")
+            earlier = (f"--roster {before.get('path')} (sha256 {before['sha256'][:12]})"
+                       if before else "no --roster")
+            raise ValueError(
+                f"roster: {self.path} holds {name!r}, graded {was}; {given} {then}. Every "
+                f"row keeps the owner it was graded for: pass the roster this gradebook was "
+                f"graded with ({earlier}), or one that gives every graded submission the "
+                f"same owner, or grade into a new folder")
+        self._write_json(BATCH, {**record, "roster": now})
 
     # --- grades.csv --------------------------------------------------------------------
 
@@ -199,6 +266,9 @@ class OutputFolder:
         if header[:1] != ["submission"] or "total" not in header or "max" not in header:
             raise ValueError(f"grades must be a grades.csv written by nbcourse grade, got "
                              f"header {header} in {path}")
+        if columns is not None and auto != list(columns) and auto == [
+                c for c in columns if c not in LATER]:
+            auto = list(columns)  # an earlier gradebook: the later columns start empty
         if columns is not None and auto != list(columns):
             raise ValueError(f"out must be a folder of grades of this assignment: {path} has "
                              f"columns {auto}, this assignment's are {list(columns)}")
@@ -373,6 +443,19 @@ class Flushes:
 
 def _float(text):
     return float(text) if text not in (None, "") else 0.0
+
+
+def _unquoted(cell):
+    """A text cell of grades.csv without the apostrophe that kept it from being a formula."""
+    from .files import _FORMULA_START
+
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(_FORMULA_START) else cell
+
+
+def _shown(student_id):
+    from .variants import _shown as shown
+
+    return shown(student_id)
 
 
 def _inside(path, folder):

@@ -41,6 +41,7 @@ import csv
 import functools
 import hashlib
 import io
+import json
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -294,7 +295,18 @@ class Roster:
 
     def __init__(self, entries: dict[str, str], path=None):
         self.entries = dict(entries)
-        self.path = path  # the roster's file, if read from one
+        self.path = None if path is None else str(path)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the entries (in no particular order of the file): the same roster
+        read from another copy, another path or with other columns has the same digest."""
+        text = json.dumps(sorted(self.entries.items()), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+    def record(self) -> dict:
+        """What a gradebook keeps of the roster it was graded with: its digest and path."""
+        return {"sha256": self.digest, "path": self.path}
 
     def lookup(self, name: str, path=None) -> Identity:
         """The identity of the submission graded as ``name`` (its grades.csv name) from the
@@ -305,6 +317,12 @@ class Roster:
             if key in self.entries:
                 return Identity(self.entries[key], "roster")
         return Identity()
+
+    def unlisted(self, names, paths) -> list[str]:
+        """The names of the submissions the roster does not list (graded for the notebook's
+        own, unverified, ``STUDENT_ID``)."""
+        return [name for name, path in zip(names, paths, strict=True)
+                if not self.lookup(name, path).verified]
 
     def owners(self, names, paths) -> list[Identity]:
         """:meth:`lookup` of each submission of a batch; ValueError if a roster row that
