@@ -124,7 +124,7 @@ def test_a_late_file_outside_the_base_needs_base_or_a_name(tmp_path, capsys):
 
 
 def test_the_summary_lists_submissions_not_on_the_roster(tmp_path, capsys):
-    subs = _files(tmp_path / "subs", ["ada.ipynb", "eve.ipynb", "zed.ipynb"])
+    _files(tmp_path / "subs", ["ada.ipynb", "eve.ipynb", "zed.ipynb"])
     roster = tmp_path / "roster.csv"
     _roster(roster, [("ada.ipynb", "ada")])
     assert main(["grade", "--assignment", str(EX_BINARY), "--out", str(tmp_path / "out"),
