@@ -116,6 +116,9 @@ def gradebook_row(result):
 # --- batch with worker processes -------------------------------------------------------
 
 _RESERVED = {"grades.csv", "results.json", "written-answers.csv", "written-answers.html"}
+_DEVICES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+            *(f"lpt{i}" for i in range(10))}
+"""Names that Windows takes for devices in any folder, with any extension and in any case."""
 
 
 def accented_latin(char):
@@ -134,18 +137,43 @@ def accented_latin(char):
             and all(unicodedata.combining(c) for c in parts[1:]))
 
 
-def _safe_component(part):
+def _folded(char):
+    """Whether ``char`` is its own case fold (after NFC): a lower-case letter, a digit, a
+    sign; never a capital, which a case-insensitive file system takes for its small letter."""
+    return unicodedata.normalize("NFC", char.casefold()) == char
+
+
+def _reserved(safe, fold_case):
+    """Whether a component would be taken for an output file of the folder, its state
+    folder, or a Windows device: compared without case (or exactly, for the names of a
+    gradebook made before names were case-folded)."""
+    if not fold_case:
+        return safe in _RESERVED
+    folded = unicodedata.normalize("NFC", safe.casefold())
+    return (folded in _RESERVED or folded.startswith(("written-answers.", ".nbcourse"))
+            or folded.split(".", 1)[0] in _DEVICES)
+
+
+def _safe_component(part, fold_case=True):
     """Percent-encode one path component so that the encoding is injective and the result
     is a plain, printable file name that is neither hidden nor an output file's name, in
-    which no character looks like an ASCII letter or digit that it is not."""
+    which no character looks like an ASCII letter or digit that it is not.
+
+    With ``fold_case`` (every gradebook but one made before it existed) capitals are
+    percent-encoded too, a trailing ``.`` is (FAT and Windows drop it), and reserved names
+    are compared without case, so that two names differ on a file system that ignores case
+    or Unicode normalisation (FAT, exFAT, NTFS, APFS, HFS+, ext4 with casefold) exactly
+    when they differ on any other."""
     out = []
     for i, char in enumerate(part):
         keep = (char.isalnum() and (char.isascii() or accented_latin(char))) \
-            or char in "-_" or (char == "." and i)
+            or char in "-_" or (char == "." and i and not (fold_case and i == len(part) - 1))
+        if fold_case and keep:
+            keep = _folded(char)
         raw = char.encode("utf-8", "surrogateescape")  # a byte of a non-UTF-8 name is kept
         out.append(char if keep else "".join(f"%{b:02X}" for b in raw))
     safe = "".join(out)
-    if safe in _RESERVED:
+    if _reserved(safe, fold_case):
         safe = f"%{ord(safe[0]):02X}{safe[1:]}"
     if len(safe.encode("utf-8")) > MAX_NAME:
         import hashlib
@@ -155,25 +183,35 @@ def _safe_component(part):
     return safe
 
 
-def output_names(paths, base=None):
+def output_names(paths, base=None, fold_case=True):
     """Injective, safe output names for ``paths``: each path relative to ``base`` (by
     default the folder the paths share), one percent-encoded component per folder (so
     per-student folders are kept), never ``.``/``..``, never hidden, never an output file's
-    name (``grades.csv``, ``results.json``, the written-answers files). Any byte sequence
-    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other. Names
-    that look alike stay visibly distinct: a non-ASCII character that could be taken for
-    an ASCII one (Cyrillic а in ``аlice``) is percent-encoded (``%D0%B0lice``); accented
-    Latin letters (é) are kept.
+    name (``grades.csv``, ``results.json``, the written-answers files) in any case, never
+    a Windows device name (``con``, ``nul.ipynb``). Any byte sequence is a name: a byte of
+    a name that is not UTF-8 becomes ``%XX`` like any other. Names that look alike stay
+    visibly distinct: a non-ASCII character that could be taken for an ASCII one (Cyrillic
+    а in ``аlice``) is percent-encoded (``%D0%B0lice``); small accented Latin letters (é)
+    are kept.
+
+    Capitals are percent-encoded (``Ada.ipynb`` is ``%41da.ipynb``), and so is a trailing
+    dot, so that names stay distinct, each submission in a folder of its own, on a file
+    system that ignores case or Unicode normalisation. ``fold_case=False`` gives the names
+    of a gradebook made before that rule (capitals kept), which it keeps.
 
     >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
     ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
     >>> output_names(["x/grades.csv", "x/...ipynb", "x/=1+1 é.ipynb", "x/%3D1.ipynb"])
-    ['%67rades.csv', '%2E..ipynb', '%3D1%2B1%20é.ipynb', '%253D1.ipynb']
+    ['%67rades.csv', '%2E..ipynb', '%3D1%2B1%20é.ipynb', '%253%441.ipynb']
     >>> output_names(["s/a/hw.ipynb"], base="s"), output_names([b"s/caf\\xe9.ipynb".decode(
     ...     "utf-8", "surrogateescape")])
     (['a/hw.ipynb'], ['caf%E9.ipynb'])
     >>> output_names(["s/alice.ipynb", "s/\u0430lice.ipynb"])
     ['alice.ipynb', '%D0%B0lice.ipynb']
+    >>> output_names(["s/Ada.ipynb", "s/ada.ipynb", "s/GRADES.CSV", "s/Con.ipynb", "s/x."])
+    ['%41da.ipynb', 'ada.ipynb', '%47%52%41%44%45%53.%43%53%56', '%43on.ipynb', 'x%2E']
+    >>> output_names(["s/Ada.ipynb", "s/nul.ipynb"], fold_case=False)
+    ['Ada.ipynb', 'nul.ipynb']
     """
     absolute = [os.path.abspath(os.fspath(p)) for p in paths]
     if len(set(absolute)) != len(absolute):
@@ -192,7 +230,7 @@ def output_names(paths, base=None):
     names = []
     for p in absolute:
         parts = Path(os.path.relpath(p, base)).parts
-        names.append("/".join(_safe_component(c) for c in parts))
+        names.append("/".join(_safe_component(c, fold_case) for c in parts))
     return names
 
 
@@ -416,7 +454,8 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
         folder.claim(assignment.name)
         rows = folder.read_rows(columns)
         names = ([name] if name is not None
-                 else output_names(notebooks, folder.base(notebooks, base)))
+                 else output_names(notebooks, folder.base(notebooks, base),
+                                   folder.names_fold_case(rows)))
         folder.check_roster(roster, rows)
         written = folder.load_written()
         export = WrittenExport(assignment.path, out_dir)

@@ -197,6 +197,38 @@ class OutputFolder:
             self._write_json(BATCH, {**record, "base": chosen})
         return base
 
+    # --- the rule of output names --------------------------------------------------------
+
+    def names_fold_case(self, rows):
+        """Whether the folder's names follow the case-folded rule of
+        :func:`~nbcourse.grading.batch.output_names` (recorded by its first batch), or the
+        earlier one (a gradebook made before the rule, which keeps its names). ValueError for
+        such a gradebook on a file system that ignores case, where two of its names could
+        share a folder."""
+        record = self._read_json(BATCH) or {}
+        if "names" not in record:
+            record["names"] = "case-folded" if not rows else "as-given"
+            self._write_json(BATCH, record)
+        fold = record["names"] == "case-folded"
+        if not fold and self.ignores_case():
+            raise ValueError(
+                f"out must be on a file system that tells capitals from small letters, or "
+                f"a gradebook whose names are case-folded: {self.path} ignores case and was "
+                f"made before names were, so two submissions whose names differ only by case "
+                f"would share a folder; grade every submission again into a new folder")
+        return fold
+
+    def ignores_case(self):
+        """Whether the folder's file system takes ``X`` and ``x`` for one name (FAT, exFAT,
+        NTFS, APFS, HFS+ and ext4 with casefold usually do)."""
+        self.state.mkdir(parents=True, exist_ok=True)
+        probe = self.state / "case-probe"
+        probe.touch()
+        try:
+            return (self.state / "CASE-PROBE").exists()
+        finally:
+            probe.unlink(missing_ok=True)
+
     # --- the roster the rows were graded with ------------------------------------------
 
     def check_roster(self, roster, rows):

@@ -292,7 +292,7 @@ def merge_shards(out_dir, shard_dirs, progress=None):
         # recorded first, so that a merge stopped halfway can be run again
         out._write_json(MERGED, {"batch": rec0["batch"], "count": count, "roster": roster,
                                  "shards": [str(by_shard[k]) for k in range(count)]})
-        out._write_json(BATCH, {**(out._read_json(BATCH) or {}),
+        out._write_json(BATCH, {**(out._read_json(BATCH) or {}), "names": "case-folded",
                                 "base": rec0.get("base", batch0.get("base")),
                                 "roster": {"sha256": roster, "path": None} if roster else None})
         written = out.load_written()
