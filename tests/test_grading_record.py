@@ -13,6 +13,7 @@ from nbcourse.grading import Limits, read_roster
 from nbcourse.grading.batch import grade_batch
 from nbcourse.grading.shards import grade_shard, merge_shards, shard_plan
 
+pytestmark = pytest.mark.sandbox  # grade_batch requires the sandbox, even for files it rejects
 LIMITS = Limits(**HONEST_LIMITS)
 OPTS = dict(workers=1, limits=LIMITS, progress=None)
 
@@ -224,3 +225,22 @@ def test_a_roster_row_that_matches_two_submissions_is_refused_on_every_shard(tmp
     for k in range(2):
         with pytest.raises(ValueError, match=r"its row for 'hw.ipynb' matches 2 submissions"):
             grade_shard(EX_BINARY, subs, tmp_path / f"s{k}", k, 2, roster=roster, **OPTS)
+
+
+def test_progress_shows_the_maximum_of_grades_csv_once_written_scores_are_merged(tmp_path):
+    subs = _files(tmp_path / "subs", ["ada.ipynb", "bob.ipynb"])
+    out = tmp_path / "out"
+    lines = []
+    grade_batch(EX_BINARY, subs[:1], out, workers=1, limits=LIMITS, progress=lines.append)
+    assert lines[-1].endswith("ada.ipynb: 0/12 in " + lines[-1].split(" in ")[1])
+    scores = tmp_path / "scores.csv"
+    scores.write_text("submission,question,points,max_points\nada.ipynb,q5,1.5,2\n",
+                      encoding="utf-8")
+    assert main(["grade-merge", "--out", str(out), str(scores)]) == 0
+    lines.clear()
+    grade_batch(EX_BINARY, subs[:1], out, workers=1, limits=LIMITS, progress=lines.append,
+                regrade=True)
+    grade_batch(EX_BINARY, subs[1:], out, workers=1, limits=LIMITS, progress=lines.append)
+    shown = [line.split("] ", 1)[1].split(" in ")[0] for line in lines if line.startswith("[")]
+    assert shown == ["ada.ipynb: 1.5/14", "bob.ipynb: 0/14"]
+    assert {(r["total"], r["max"]) for r in _rows(out).values()} == {("1.5", "14"), ("0", "14")}
