@@ -394,9 +394,9 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     again and replaces its row). As each submission finishes, its row is recorded
     (:meth:`~nbcourse.grading.gradebook.OutputFolder.record_finished`) and its
     ``results.json`` written atomically; ``grades.csv`` and the written answers are
-    rewritten from time to time (:class:`~nbcourse.grading.gradebook.Flushes`) and at the
-    end, so a batch stopped at any point (Ctrl-C, ``kill -9``) resumes where it stopped
-    when run again.
+    written from these records at the end (:class:`~nbcourse.grading.gradebook.Flushes`),
+    so each submission costs the same however many rows the folder holds, and a batch
+    stopped at any point (Ctrl-C, ``kill -9``) resumes where it stopped when run again.
 
     ``roster`` (a :class:`~nbcourse.grading.variants.Roster`) names each submission's owner,
     whose identifier per-student answers are checked for; a submission it does not list, or

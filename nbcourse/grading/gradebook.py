@@ -10,10 +10,11 @@ meets a submission's folder.)
 
 A batch does not rewrite ``grades.csv`` after every submission, which would make a batch
 of ``n`` cost ``n**2`` rows written: each finished submission's row is appended to
-``OUT/.nbcourse/finished.jsonl`` (one line, a constant cost), and ``grades.csv`` is
-rewritten from time to time (:class:`Flushes`) and at the end. Whoever opens the folder
-next (a batch, a resumed batch, ``grade-merge``, a merge of shards) reads the rows of both,
-so a batch stopped between two rewrites loses nothing.
+``OUT/.nbcourse/finished.jsonl`` (one line, a constant cost, however many rows the folder
+holds), and ``grades.csv`` is written from it once, at the end (:class:`Flushes` can also
+rewrite it during a batch; by default it does not, since every rewrite costs one write per
+row). Whoever opens the folder next (a batch, a resumed batch, ``grade-merge``, a merge of
+shards) reads the rows of both, so a batch stopped before its end loses nothing.
 
 Numbers in ``grades.csv`` have one format (:func:`number`): no trailing zeros and no
 exponent, at most 6 decimals: ``10``, ``8.5``, ``0.25``.
@@ -436,9 +437,10 @@ class OutputFolder:
 
 class Flushes:
     """When to rewrite grades.csv and the written answers during a batch: at least
-    ``every`` seconds apart, and at least ``ratio`` times as long apart as the last rewrite
-    took, so that rewriting takes at most about ``1 / ratio`` of a batch's time however
-    many rows the folder holds.
+    ``every`` seconds apart (by default never: only at the end,
+    ``benchmarks/bench_gradebook.py`` measures why), and at least ``ratio`` times as long
+    apart as the last rewrite took, so that rewriting takes at most about ``1 / ratio`` of a
+    batch's time however many rows the folder holds.
 
     >>> clock = iter([0.0, 0.5, 3.0, 3.25, 3.5, 6.0, 9.0]).__next__
     >>> flushes = Flushes(every=2.0, ratio=20, clock=clock)   # created at 0.0
@@ -454,7 +456,7 @@ class Flushes:
     (False, True)
     """
 
-    def __init__(self, every=2.0, ratio=20, clock=None):
+    def __init__(self, every=math.inf, ratio=20, clock=None):
         import time
 
         self.every, self.ratio = float(every), float(ratio)
