@@ -11,8 +11,7 @@ code; ``--baseline``, default the commit before the sandbox changed):
   processes, each executing its share one after another, no sandbox, no checks), and the
   grader's cost per submission per core as a ratio to it: a figure that moves far less
   with the machine than an absolute rate (``--no-bare`` leaves it out);
-
-* the same two figures for ``--before``, the sandbox before least privilege;
+* the same figures for ``--before``, the sandbox before least privilege;
 * the bookkeeping of a large batch: ``--bookkeeping`` submissions that are not notebooks
   (each graded at once, without a kernel, so what is timed is writing ``grades.csv``, the
   written answers and ``results.json``), against the grader of ``--bookkeeping-baseline``
