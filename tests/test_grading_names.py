@@ -9,8 +9,10 @@ import shutil
 
 import nbformat
 import pytest
-from hostile import EX_BINARY
+from grading_helpers import unpack_bundle
+from hostile import EX_BINARY, HONEST_LIMITS
 
+from nbcourse.grading import Limits
 from nbcourse.grading.batch import grade_batch, output_names
 from nbcourse.grading.generate import student_path
 
@@ -193,13 +195,11 @@ def test_gradescope_picks_one_of_several_notebooks_and_says_which(files, graded,
 
 @pytest.mark.sandbox
 def test_gradescope_results_tell_the_student_which_notebook_was_graded(tmp_path):
-    from test_grading import LIMITS_FOR_BUNDLE, _unpack
-
     from nbcourse.grading.gradescope import build_bundle, run
 
-    build_bundle(EX_BINARY, tmp_path / "bundle.zip", LIMITS_FOR_BUNDLE)
+    build_bundle(EX_BINARY, tmp_path / "bundle.zip", Limits(**HONEST_LIMITS))
     root = tmp_path / "autograder"
-    _unpack(tmp_path / "bundle.zip", root)
+    unpack_bundle(tmp_path / "bundle.zip", root)
     (root / "submission" / "draft.ipynb").write_bytes(b"{")
     shutil.copy(EX_BINARY / "solution.ipynb", root / "submission" / "final.ipynb")
     assert run(root) == 0

@@ -24,8 +24,8 @@ from clusters import (
     wait_for,
     wait_for_job,
 )
+from grading_helpers import gradebook_snapshot
 from hostile import EX_BINARY, HONEST_LIMITS, code_cells, notebook
-from test_grading_shards import _snapshot
 
 from nbcourse.__main__ import main
 from nbcourse.grading import Limits, read_roster
@@ -70,7 +70,7 @@ def one_machine(tmp_path_factory):
     out = shared / "grades" / "02"
     grade_batch(EX_BINARY, sorted(subs.iterdir()), out, workers=2, limits=LIMITS,
                 progress=None, roster=read_roster(roster))
-    snapshot = _snapshot(out)
+    snapshot = gradebook_snapshot(out)
     table = snapshot["grades.csv"]
     rows = {r[0]: dict(zip(table[0], r, strict=True)) for r in table[1:]}
     assert list(rows) == STUDENTS
@@ -106,7 +106,7 @@ def test_shards_on_the_command_line_equal_one_machine(one_machine, tmp_path, cap
     order = sorted(folders, key=lambda d: bool(members[int(d.name)]))  # empty shards first
     assert main(["grade-merge-shards", "--out", str(shared / "grades" / "02"),
                  *map(str, order)]) == 0
-    assert _snapshot(shared / "grades" / "02") == one_machine[1]
+    assert gradebook_snapshot(shared / "grades" / "02") == one_machine[1]
     assert "1 submission not on the roster" in capsys.readouterr().out
 
 
@@ -130,7 +130,7 @@ def test_the_readme_slurm_recipe_equals_one_machine(one_machine, tmp_path):
                                text=True).stdout
         assert "JobName=grade-02" in names and "JobName=merge-02" in names
     assert len(list((shared / "grades" / "02-shards").iterdir())) == SHARDS
-    assert _snapshot(shared / "grades" / "02") == one_machine[1], logs
+    assert gradebook_snapshot(shared / "grades" / "02") == one_machine[1], logs
 
 
 def _dask_recipe(shared, port):
@@ -200,7 +200,7 @@ def test_the_readme_dask_recipe_authenticates_and_equals_one_machine(one_machine
                               env=env, capture_output=True, text=True, timeout=1800)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert "1 submission not on the roster" in proc.stdout
-        assert _snapshot(shared / "grades" / "02") == one_machine[1]
+        assert gradebook_snapshot(shared / "grades" / "02") == one_machine[1]
         # more shards than students, through the same cluster
         out = shared / "grades" / "02-many"
         roster = shared / "rosters" / "02.csv"
@@ -208,7 +208,7 @@ def test_the_readme_dask_recipe_authenticates_and_equals_one_machine(one_machine
                      "--tls-ca-file", str(pem), "--tls-cert", str(pem), "--tls-key", str(key),
                      "--roster", str(roster), "--assignment", str(EX_BINARY), "--out", str(out),
                      str(shared / "submissions" / "02")]) == 0
-        assert _snapshot(out) == one_machine[1]
+        assert gradebook_snapshot(out) == one_machine[1]
     except BaseException:
         procs.dump()
         raise
