@@ -672,7 +672,7 @@ def test_reply_text_is_parsed_only_within_its_size_limit():
 
 
 def test_output_names_are_injective_and_stay_inside_the_output_folder(tmp_path):
-    from nbcourse.grading.batch import output_names
+    from nbcourse.grading.names import output_names
 
     paths = [tmp_path / p for p in [
         "a/hw.ipynb", "b/hw.ipynb", "hw-2.ipynb", "hw 2.ipynb", "hw%202.ipynb", "hw_2.ipynb",

@@ -13,8 +13,9 @@ from grading_helpers import unpack_bundle
 from hostile import EX_BINARY, HONEST_LIMITS
 
 from nbcourse.grading import Limits
-from nbcourse.grading.batch import grade_batch, output_names
+from nbcourse.grading.batch import grade_batch
 from nbcourse.grading.generate import student_path
+from nbcourse.grading.names import output_names, safe_component
 
 INVISIBLE = ["\u202e", "\u202d", "\u2066", "\u2069", "\u200b", "\u200d", "\ufeff", "\x1b",
              "\x07", "\u2028", "\x9b"]
@@ -245,7 +246,6 @@ def test_names_are_injective_after_case_folding_for_any_text():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from nbcourse.grading.batch import _safe_component
 
     component = st.text(min_size=1, max_size=12).filter(lambda t: "/" not in t and "\0" not in t)
     # a second name that a case- or normalisation-insensitive file system may take for it
@@ -258,7 +258,7 @@ def test_names_are_injective_after_case_folding_for_any_text():
     def distinct(a, change, other):
         for b in (change(a), other):
             if b != a and "/" not in b and "\0" not in b:
-                assert _fold(_safe_component(a)) != _fold(_safe_component(b)), (a, b)
+                assert _fold(safe_component(a)) != _fold(safe_component(b)), (a, b)
 
     distinct()
 

@@ -139,39 +139,14 @@ def grade_main(argv=None):
         print(f"nbcourse grade: {exc}", file=sys.stderr)
         return 2
     seconds = time.monotonic() - start
+    from .variants import report_identities
+
     report_identities(results, roster)
     graded = sum(r.status == "graded" for r in results)
     print(f"{len(results)} submissions ({graded} graded, {len(results) - graded} invalid or "
           f"failed; {len(results.replaced)} replaced earlier rows; {len(results.kept)} already "
           f"graded and kept) in {seconds:.1f} s -> {Path(args.out) / 'grades.csv'}")
     return 0
-
-
-def _listed(names, limit=5):
-    return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
-
-
-def report_identities(results, roster, rows=None):
-    """Print how many notebooks claim another identity, and which submissions the roster
-    does not list (or that no roster was given). ``results``: the GradeResults of this run,
-    or None with ``rows`` (grades.csv rows) for a run whose results are in its gradebook."""
-    records = ([(r.name, r.identity) for r in results] if results is not None else
-               [(n, {"check": r.get("id_check"), "source": r.get("id_source")})
-                for n, r in rows.items()])
-    flagged = [n for n, i in records if i.get("check") in ("differs", "look-alike")]
-    if flagged:
-        one = len(flagged) == 1
-        print(f"{len(flagged)} notebook{'' if one else 's'} claim{'s' if one else ''} a "
-              f"STUDENT_ID other than the owner's (id_check in grades.csv): {_listed(flagged)}")
-    if roster is None:
-        print("no --roster: per-student answers were checked for each notebook's own "
-              "STUDENT_ID, flagged unverified in grades.csv and results.json")
-        return
-    unlisted = [n for n, i in records if i.get("source") == "notebook"]
-    if unlisted:
-        one = len(unlisted) == 1
-        print(f"{len(unlisted)} submission{'' if one else 's'} not on the roster (checked for "
-              f"the notebook's own STUDENT_ID, flagged unverified): {_listed(unlisted, 20)}")
 
 
 def merge_main(argv=None):

@@ -1,7 +1,7 @@
 """The output folder of a batch, kept across batches: ``grades.csv``, written scores, a lock.
 
 Grading into a folder that already holds grades adds or replaces only the submissions
-given, keyed by their output name (:func:`~nbcourse.grading.batch.output_names`); every
+given, keyed by their output name (:func:`~nbcourse.grading.names.output_names`); every
 other row stays, and so does every written score and comment that ``grade-merge`` added.
 The written scores are kept in ``OUT/.nbcourse/written-scores.json`` and applied to each
 row and each ``results.json`` whenever either is written, so a later batch, a regrade or a
@@ -202,7 +202,7 @@ class OutputFolder:
 
     def names_fold_case(self, rows):
         """Whether the folder's names follow the case-folded rule of
-        :func:`~nbcourse.grading.batch.output_names` (recorded by its first batch), or the
+        :func:`~nbcourse.grading.names.output_names` (recorded by its first batch), or the
         earlier one (a gradebook made before the rule, which keeps its names). ValueError for
         such a gradebook on a file system that ignores case, where two of its names could
         share a folder."""
@@ -242,7 +242,7 @@ class OutputFolder:
         which roster to pass, rather than turning a row from ``roster``/``same`` into
         ``notebook``/``unverified``. A roster that only adds entries for submissions not
         graded yet is accepted and recorded."""
-        from .batch import file_name
+        from .names import file_name
 
         record = self._read_json(BATCH) or {}
         before = record.get("roster")

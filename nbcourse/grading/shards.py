@@ -2,7 +2,7 @@
 
 A batch (the submissions given to ``grade``, in the order given) splits into ``N`` shards
 by a stable rule: the submission whose output name is ``name`` (its path relative to the
-batch's base folder, :func:`~nbcourse.grading.batch.output_names`) belongs to shard
+batch's base folder, :func:`~nbcourse.grading.names.output_names`) belongs to shard
 ``sha256(name) mod N`` (:func:`shard_of`). The rule depends on neither the order of the
 files nor the machine nor where the folder of submissions is mounted, and every
 submission belongs to exactly one shard.
@@ -81,7 +81,7 @@ def shard_plan(notebooks, count, base=None):
     """Split a batch: ``(base, names, shards)`` where ``names`` are the output names of
     every notebook (relative to ``base``, by default the folder the notebooks share, as
     one ``grade`` run would name them) and ``shards[k]`` the indices of shard ``k``."""
-    from .batch import output_names
+    from .names import output_names
 
     paths = [os.path.abspath(os.fspath(p)) for p in notebooks]
     if not paths:
@@ -537,9 +537,9 @@ def run_sharded(parser, args, assignment, notebooks, limits, roster=None):
     import sys
     import time
 
-    from .cli import report_identities
     from .gradebook import OutputBusy, OutputFolder
     from .sandbox import IsolationError
+    from .variants import report_identities
 
     security = dask_security(parser, args)
     if args.shard is None and args.dask is None:

@@ -50,8 +50,8 @@ from pathlib import Path
 from .assignment import Verdict, close, error_verdict
 
 __all__ = ["MAX_ID_CHARS", "Identity", "Roster", "canonical_id", "check_student_id", "has_form",
-           "id_status", "owner", "personal", "personal_seed", "read_roster", "same_id", "skeleton",
-           "student_id_is_set"]
+           "id_status", "owner", "personal", "personal_seed", "read_roster", "report_identities", "same_id",
+           "skeleton", "student_id_is_set"]
 
 MAX_ID_CHARS = 100
 """Longest accepted identifier."""
@@ -474,3 +474,30 @@ def has_form(name: str, shape: tuple = (), low=None, high=None, rows_sum_to_one=
         return Verdict(True, "the form is right; your numbers are checked when graded")
 
     return check
+
+
+def _listed(names, limit=5):
+    return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
+
+
+def report_identities(results, roster, rows=None):
+    """Print how many notebooks claim another identity, and which submissions the roster
+    does not list (or that no roster was given). ``results``: the GradeResults of this run,
+    or None with ``rows`` (grades.csv rows) for a run whose results are in its gradebook."""
+    records = ([(r.name, r.identity) for r in results] if results is not None else
+               [(n, {"check": r.get("id_check"), "source": r.get("id_source")})
+                for n, r in rows.items()])
+    flagged = [n for n, i in records if i.get("check") in ("differs", "look-alike")]
+    if flagged:
+        one = len(flagged) == 1
+        print(f"{len(flagged)} notebook{'' if one else 's'} claim{'s' if one else ''} a "
+              f"STUDENT_ID other than the owner's (id_check in grades.csv): {_listed(flagged)}")
+    if roster is None:
+        print("no --roster: per-student answers were checked for each notebook's own "
+              "STUDENT_ID, flagged unverified in grades.csv and results.json")
+        return
+    unlisted = [n for n, i in records if i.get("source") == "notebook"]
+    if unlisted:
+        one = len(unlisted) == 1
+        print(f"{len(unlisted)} submission{'' if one else 's'} not on the roster (checked for "
+              f"the notebook's own STUDENT_ID, flagged unverified): {_listed(unlisted, 20)}")
