@@ -9,7 +9,7 @@ STUDENT := _build/student
 STUDENT_BRANCH ?= student
 REMOTE ?= origin
 AXE    := tests/node_modules/axe-core/axe.min.js
-KATEX  := tools/node_modules/katex/dist/katex.min.js
+KATEX  := nbcourse_book/node_modules/katex/dist/katex.min.js
 
 .PHONY: help book pdf check test test-notebooks test-grader test-book test-cpus refresh bench \
 	lint clean student student-branch push-student test-jupyterlab
@@ -33,7 +33,8 @@ help:
 	@echo "make clean    remove $(VENV) and _build"
 	@echo "make help     this list"
 
-$(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyproject.toml
+$(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyproject.toml \
+		nbcourse_book/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
@@ -41,16 +42,17 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyprojec
 	touch $(STAMP)
 
 book: $(STAMP) $(KATEX)
-	$(PY) -m tools.build_book
+	$(PY) -m nbcourse_book.build
 
-# KaTeX typesets the book's mathematics at build time, pinned by tools/package-lock.json.
-$(KATEX): tools/package.json tools/package-lock.json
-	cd tools && npm ci --no-audit --no-fund
+# KaTeX typesets the book's mathematics at build time and PurgeCSS trims its stylesheet,
+# pinned by nbcourse_book/package-lock.json.
+$(KATEX): nbcourse_book/package.json nbcourse_book/package-lock.json
+	cd nbcourse_book && npm ci --no-audit --no-fund
 	touch $(KATEX)
 
 # The print edition: Jupyter Book's LaTeX route, xelatex through latexmk, warnings are errors.
 pdf: $(STAMP)
-	$(PY) -m tools.build_book --builder pdflatex
+	$(PY) -m nbcourse_book.build --builder pdflatex
 	@test -s $(PDF) && echo "pdf: $(PDF)"
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
@@ -109,13 +111,13 @@ else
 endif
 
 refresh: $(STAMP)
-	$(PY) -m tools.run_notebooks --inplace book
+	$(PY) -m nbcourse_book.run_notebooks --inplace book
 
 student: $(STAMP)
-	$(PY) -m tools.build_student_tree --out $(STUDENT)
+	$(PY) -m nbcourse_book.student_tree --out $(STUDENT)
 
 student-branch: $(STAMP)
-	$(PY) -m tools.build_student_tree --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
+	$(PY) -m nbcourse_book.student_tree --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
 
 push-student: student-branch
 	git push $(REMOTE) $(STUDENT_BRANCH)
@@ -127,7 +129,7 @@ bench: $(STAMP)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 lint: $(STAMP)
-	$(PY) -m ruff check nbcourse tests tools benchmarks
+	$(PY) -m ruff check nbcourse nbcourse_book tests benchmarks
 
 # axe-core for the accessibility test, pinned by tests/package-lock.json (npm registry).
 $(AXE): tests/package.json tests/package-lock.json
@@ -135,4 +137,4 @@ $(AXE): tests/package.json tests/package-lock.json
 	touch $(AXE)
 
 clean:
-	rm -rf $(VENV) _build tests/node_modules tools/node_modules
+	rm -rf $(VENV) _build tests/node_modules nbcourse_book/node_modules

@@ -10,7 +10,7 @@ import pytest
 from pygments.token import STANDARD_TYPES
 
 from conftest import ROOT, toc_files
-from tools import build_book
+from nbcourse_book import build as build_book
 
 PAGE_BUDGET = 3_000_000
 
@@ -178,8 +178,7 @@ def test_the_assets_of_sphinx_design_and_thebe_are_linked_only_where_they_are_us
 
     from docutils import nodes
     from docutils.utils import new_document
-
-    from tools.bookext import drop_unused_assets, note_unused_assets
+    from nbcourse_book.pages import drop_unused_assets, note_unused_assets
 
     for page in pages(built_book):
         text = page.read_text(encoding="utf-8")
@@ -413,7 +412,7 @@ def test_chapters_link_existing_assignments_on_binder(built_book, book_config):
 
 
 def test_binder_url_opens_the_configured_branch_in_the_configured_interface():
-    from tools.bookext import binder_url
+    from nbcourse_book.pages import binder_url
 
     class Config:
         html_theme_options = {"repository_url": "https://github.com/org/course/",
@@ -452,13 +451,13 @@ def test_answers_page_lists_every_self_check_question_with_a_link_back(built_boo
     assert text.count("<strong>Answer: </strong>") == len(forms)
 
 
-# --- code highlighting (tools/bookext.py) --------------------------------------------------
+# --- code highlighting (nbcourse_book.pages) --------------------------------------------------
 
 def test_code_carries_one_span_per_run_of_tokens_drawn_alike(built_book):
     """Names and punctuation, drawn in the code's text colour by both highlighting styles,
     are bare text; tokens both styles draw alike share one class, and a run of them one span;
     keywords and prompts keep their classes."""
-    from tools.bookext import drawn_alike
+    from nbcourse_book.pages import drawn_alike
 
     text = (built_book / "book" / "part2" / "04_experiments.html").read_text(encoding="utf-8")
     code = "".join(re.findall(r'<div class="highlight"><pre>(.*?)</pre>', text, re.S))
@@ -475,9 +474,8 @@ def test_code_carries_one_span_per_run_of_tokens_drawn_alike(built_book):
 
 
 def test_token_types_drawn_alike_by_both_styles_share_a_class():
+    from nbcourse_book.pages import drawn_alike
     from pygments.token import Generic, Keyword, Name, Operator, Punctuation, String, Text
-
-    from tools.bookext import drawn_alike
 
     drawn_as = drawn_alike(["a11y-high-contrast-light", "a11y-high-contrast-dark"])
     assert drawn_as[Name] is Text and drawn_as[Punctuation] is Text

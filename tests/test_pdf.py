@@ -16,10 +16,10 @@ import shutil
 import subprocess
 
 import pytest
+from nbcourse_book.build import jupyter_book
+from nbcourse_book.student_tree import student_notebooks
 
 from conftest import ROOT, toc_files
-from tools.build_book import jupyter_book
-from tools.build_student_tree import student_notebooks
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT
 
-RUNNER = ROOT / "tools" / "run_notebooks.py"
+RUNNER = "nbcourse_book.run_notebooks"
 
 
 @pytest.mark.slow
@@ -20,7 +20,7 @@ def test_second_refresh_changes_nothing(tmp_path, name):
     shutil.copy(ROOT / "book" / name, copy)
     snapshots = []
     for _ in range(2):
-        subprocess.run([sys.executable, str(RUNNER), "--inplace", str(copy)], check=True,
+        subprocess.run([sys.executable, "-m", RUNNER, "--inplace", str(copy)], check=True,
                        capture_output=True, timeout=300)
         snapshots.append(copy.read_bytes())
     assert snapshots[0] == snapshots[1]
@@ -35,7 +35,7 @@ def test_runner_names_the_failing_notebook_and_cell(tmp_path):
                   ' {"cell_type": "code", "execution_count": null, "id": "b", "metadata": {},'
                   ' "outputs": [], "source": ["1 / 0"]}],'
                   ' "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
-    run = subprocess.run([sys.executable, str(RUNNER), str(nb)], capture_output=True,
+    run = subprocess.run([sys.executable, "-m", RUNNER, str(nb)], capture_output=True,
                          text=True, timeout=300)
     assert run.returncode == 1
     assert "broken.ipynb" in run.stdout and "cell 1: ZeroDivisionError" in run.stdout

@@ -17,8 +17,8 @@ from myst_nb.core.variables import format_plain_text as myst_format_plain_text
 
 from conftest import toc_files
 from nbcourse.grading.assignment import student_files
-from tools import build_student_tree as bst
-from tools import studentnb
+from nbcourse_book import notebooks as studentnb
+from nbcourse_book import student_tree as bst
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -440,7 +440,7 @@ def test_tree_holds_what_binder_needs_and_no_instructor_tools(tree):
     for needed in ("binder/requirements.txt", "binder/postBuild", "binder/runtime.txt",
                    "pyproject.toml", "nbcourse/__init__.py", "README.md", "book/intro.ipynb"):
         assert (tree / needed).is_file(), needed
-    for absent in ("tests", "tools", "requirements-dev.txt", "_config.yml", "book/intro.md",
+    for absent in ("tests", "tools", "nbcourse_book", "requirements-dev.txt", "_config.yml", "book/intro.md",
                    "instructor", "instructor/question_bank.yml"):
         assert not (tree / absent).exists(), absent
 
@@ -453,7 +453,7 @@ def test_out_inside_the_repository_root_is_refused():
 @pytest.mark.book
 def test_command_line_writes_the_tree(tmp_path):
     out = tmp_path / "s"
-    done = subprocess.run([sys.executable, "-m", "tools.build_student_tree", "--out", str(out)],
+    done = subprocess.run([sys.executable, "-m", "nbcourse_book.student_tree", "--out", str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert (out / "book/part2/04_experiments.ipynb").is_file()
@@ -539,13 +539,11 @@ execute:
 parse:
   myst_enable_extensions: [amsmath, dollarmath, colon_fence]
 sphinx:
-  local_extensions:
-    studentnb: {tools}
-  extra_extensions: [sphinx_proof, sphinx_exercise]
+  extra_extensions: [sphinx_proof, sphinx_exercise, nbcourse_book]
   config:
     numfig: true
     math_numfig: true
-    math_eqref_format: "Eq. {{number}}"
+    math_eqref_format: "Eq. {number}"
 """
 
 TINY_CHAPTER = """\
@@ -596,7 +594,7 @@ def tiny_book(root: Path, chapter: str = TINY_CHAPTER) -> Path:
     (root / "book").mkdir(parents=True)
     (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nparts:\n"
                                    "  - caption: P\n    chapters:\n      - file: book/ch\n")
-    (root / "_config.yml").write_text(TINY_CONFIG.format(tools=ROOT / "tools"))
+    (root / "_config.yml").write_text(TINY_CONFIG)
     (root / "book" / "intro.md").write_text("# Intro\n\n```{exercise}\n:label: ex-0\n\nFirst.\n```\n")
     (root / "book" / "ch.md").write_text(chapter)
     return root

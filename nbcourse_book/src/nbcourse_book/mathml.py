@@ -54,7 +54,7 @@ from docutils import nodes
 from sphinx.errors import ConfigError, ExtensionError
 from sphinx.locale import _
 
-TOOLS = Path(__file__).resolve().parent
+TOOLS = Path(__file__).resolve().parents[2]  # the project folder: package.json, node_modules
 KATEX = TOOLS / "node_modules" / "katex" / "dist"
 COPY_TEX = "contrib/copy-tex.min.js"
 STARTUP_SECONDS = 60

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 from sphinx_external_toc.parsing import MalformedError, parse_toc_yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path.cwd()  # the book: the commands run from the repository root
 TOC = ROOT / "_toc.yml"
 SUFFIXES = (".ipynb", ".md")
 JUPYTER_BOOK_BUILDERS = ("html", "dirhtml", "singlehtml", "pdfhtml", "latex", "pdflatex",

@@ -26,7 +26,7 @@ from pathlib import Path
 from sphinx.builders.html._assets import _CascadingStyleSheet
 from sphinx.errors import ExtensionError
 
-TOOLS = Path(__file__).resolve().parent
+TOOLS = Path(__file__).resolve().parents[2]  # the project folder: package.json, node_modules
 BUNDLE = "nbcourse-bundle.css"
 # what pydata-sphinx-theme's head_pre_assets() links, before the other stylesheets
 THEME_CSS = ("_static/styles/theme.css", "_static/styles/pydata-sphinx-theme.css")

@@ -332,7 +332,7 @@ class StudentNotebookBuilder(Builder):
         for folder in sorted((root / "exercises").glob("*/")):
             path = f"exercises/{folder.name}/{folder.name}.ipynb"
             if (root / path).is_file():
-                from bookext import binder_url  # tools/ is on sys.path as a local extension
+                from .pages import binder_url
 
                 self.assignment_links[binder_url(self.config, path)] = path
 

@@ -38,7 +38,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx_exercise.nodes import solution_node
 
-from nbcourse.mystnb import questions_in
+from .renderer import questions_in
 
 logger = logging.getLogger(__name__)
 
@@ -360,7 +360,7 @@ class LinkStudentVersion(SphinxPostTransform):
     formats = ("html",)
 
     def run(self, **kwargs):
-        from bookext import binder_url  # tools/ is on sys.path as a local extension folder
+        from .pages import binder_url
 
         docname = self.env.docname
         solutions = [s for s in self.document.findall(solution_node)

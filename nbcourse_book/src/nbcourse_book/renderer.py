@@ -43,9 +43,9 @@ from pathlib import Path
 from docutils import nodes
 from sphinx import addnodes
 
-from .interact.frames import check_static, static_html
-from .mime import EXPLORE, SELFCHECK, TABLE, payload
-from .selfcheck import Question
+from nbcourse.interact.frames import check_static, static_html
+from nbcourse.mime import EXPLORE, SELFCHECK, TABLE, payload
+from nbcourse.selfcheck import Question
 
 __all__ = ["HTML_BUILDERS", "MimeRenderer", "explore_figure", "questions_in", "setup",
            "table_html", "table_node"]
@@ -252,9 +252,9 @@ def check_registered(app) -> None:
         from sphinx.errors import ExtensionError
 
         raise ExtensionError(
-            f"nbcourse.mystnb.MimeRenderer must be registered in the entry point group "
-            f"{ENTRY_POINT_GROUP!r}, got the renderers {load_mime_renders()!r}: the installed "
-            f"nbcourse predates its entry point; reinstall it (pip install -e .)")
+            f"nbcourse_book.renderer.MimeRenderer must be registered in the entry point group "
+            f"{ENTRY_POINT_GROUP!r}, got the renderers {load_mime_renders()!r}: install the "
+            f"build package (pip install -e ./nbcourse_book)")
 
 
 def setup(app):

@@ -36,9 +36,9 @@ from pathlib import Path
 import yaml
 
 from nbcourse.grading.assignment import PUBLIC_TESTS, instructor_files, student_files
-from tools.build_book import jupyter_book, toc_documents
+from nbcourse_book.build import jupyter_book, toc_documents
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path.cwd()  # the book: the commands run from the repository root
 DEFAULT_OUT = ROOT / "_build" / "student"
 BUILDER = "studentnb"
 
