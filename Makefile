@@ -110,8 +110,16 @@ else
 	@echo "test-cpus: the SSE4 emulation needs an x86-64 processor with SSE4.2: skipped"
 endif
 
+# Re-execution: nbconvert runs each notebook top to bottom in a fresh kernel whose working
+# folder is the notebook's, hash-seeded, with interactive figures in the form the book stores;
+# it records no timing and no widget state, so a second run changes no byte.  A failing cell
+# stops it with the notebook's name and the cell's source and error.
+NOTEBOOKS ?= $(sort $(wildcard book/*.ipynb book/*/*.ipynb))
+EXECUTE = PYTHONHASHSEED=0 NBCOURSE_FIGURES=static $(VENV)/bin/jupyter nbconvert --to notebook \
+	--execute --ExecutePreprocessor.timeout=120 --ExecutePreprocessor.record_timing=False \
+	--ExecutePreprocessor.store_widget_state=False
 refresh: $(STAMP)
-	$(PY) -m nbcourse_book.run_notebooks --inplace book
+	$(EXECUTE) --inplace $(NOTEBOOKS)
 
 student: $(STAMP)
 	$(PY) -m nbcourse_book.student_tree --out $(STUDENT)
