@@ -15,7 +15,8 @@ KATEX  := nbcourse_book/node_modules/katex/dist/katex.min.js
 	lint clean student student-branch push-student test-jupyterlab
 
 help:
-	@echo "make book     build the HTML book into $(HTML) (warnings are errors)"
+	@echo "make book     build the HTML book into $(HTML) (warnings are errors); BRANCH=student"
+	@echo "              makes every launch link open that branch (default: _config.yml's)"
 	@echo "make pdf      build the print edition $(PDF) with xelatex (TeX packages: README)"
 	@echo "make test     every test below in one run, as CI does, with the 25 slowest listed"
 	@echo "make check    library, doctests and grading logic: what needs only Python (under a minute)"
@@ -42,7 +43,8 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyprojec
 	touch $(STAMP)
 
 book: $(STAMP) $(KATEX)
-	$(PY) -m nbcourse_book.build
+	$(PY) -m nbcourse_book.build html $(if $(BRANCH),--branch $(BRANCH))
+	@if [ -f $(PDF) ]; then cp $(PDF) $(HTML)/ && echo "book: $(PDF) copied into $(HTML)"; fi
 
 # KaTeX typesets the book's mathematics at build time and PurgeCSS trims its stylesheet,
 # pinned by nbcourse_book/package-lock.json.
@@ -52,7 +54,7 @@ $(KATEX): nbcourse_book/package.json nbcourse_book/package-lock.json
 
 # The print edition: Jupyter Book's LaTeX route, xelatex through latexmk, warnings are errors.
 pdf: $(STAMP)
-	$(PY) -m nbcourse_book.build --builder pdflatex
+	$(PY) -m nbcourse_book.build pdf $(if $(BRANCH),--branch $(BRANCH))
 	@test -s $(PDF) && echo "pdf: $(PDF)"
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
@@ -122,10 +124,10 @@ refresh: $(STAMP)
 	$(EXECUTE) --inplace $(NOTEBOOKS)
 
 student: $(STAMP)
-	$(PY) -m nbcourse_book.student_tree --out $(STUDENT)
+	$(PY) -m nbcourse_book.build student --out $(STUDENT)
 
 student-branch: $(STAMP)
-	$(PY) -m nbcourse_book.student_tree --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
+	$(PY) -m nbcourse_book.build student --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
 
 push-student: student-branch
 	git push $(REMOTE) $(STUDENT_BRANCH)

@@ -10,7 +10,6 @@ import pytest
 from pygments.token import STANDARD_TYPES
 
 from conftest import ROOT, toc_files
-from nbcourse_book import build as build_book
 
 PAGE_BUDGET = 3_000_000
 
@@ -322,18 +321,6 @@ def test_readme_badge_points_at_the_configured_repository(book_config):
     assert all(b == f"{slug}/{branch}" for b in badges), badges
 
 
-def test_broken_toc_entry_is_reported_by_file_name(tmp_path):
-    toc = tmp_path / "_toc.yml"
-    toc.write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/no_such_chapter\n")
-    problems = build_book.toc_problems(toc)
-    assert len(problems) == 1
-    assert "_toc.yml:4" in problems[0] and "book/no_such_chapter" in problems[0]
-
-
-def test_intact_toc_has_no_problems():
-    assert build_book.toc_problems(ROOT / "_toc.yml") == []
-
-
 class ImageParser(HTMLParser):
     """Collect the ``src`` and ``alt`` of every image in a page's article."""
 
@@ -412,23 +399,17 @@ def test_chapters_link_existing_assignments_on_binder(built_book, book_config):
 
 
 def test_binder_url_opens_the_configured_branch_in_the_configured_interface():
-    from nbcourse_book.pages import binder_url
+    from nbcourse_book.launch import binder_url
 
-    class Config:
-        html_theme_options = {"repository_url": "https://github.com/org/course/",
-                              "repository_branch": "student",
-                              "launch_buttons": {"notebook_interface": "jupyterlab",
-                                                 "binderhub_url": "https://hub.example.org/"}}
-
-    assert binder_url(Config, "book/part1/a b.ipynb") == \
+    assert binder_url("https://github.com/org/course/", "student", "book/part1/a b.ipynb",
+                      hub="https://hub.example.org/", interface="jupyterlab") == \
         "https://hub.example.org/v2/gh/org/course/student?urlpath=lab/tree/book/part1/a%20b.ipynb"
-    Config.html_theme_options["launch_buttons"]["notebook_interface"] = "classic"
-    assert binder_url(Config, "exercises/x/x.ipynb") == \
-        "https://hub.example.org/v2/gh/org/course/student?urlpath=tree/exercises/x/x.ipynb"
-    Config.html_theme_options["launch_buttons"]["notebook_interface"] = "retro"
+    assert binder_url("https://github.com/org/course", "main", "exercises/x/x.ipynb",
+                      interface="classic") == \
+        "https://mybinder.org/v2/gh/org/course/main?urlpath=tree/exercises/x/x.ipynb"
     with pytest.raises(ValueError, match="notebook_interface: expected one of "
                                          r"\['classic', 'jupyterlab'\], got 'retro'"):
-        binder_url(Config, "exercises/x/x.ipynb")
+        binder_url("https://github.com/org/course", "main", "x.ipynb", interface="retro")
 
 
 def test_answers_page_lists_every_self_check_question_with_a_link_back(built_book):

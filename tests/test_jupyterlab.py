@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BROWSER_ARGS, CHROMIUM, skip_or_fail_without_browser
-from nbcourse_book import student_tree as bst
+from nbcourse_book import build as bst
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +59,7 @@ def _free_port() -> int:
 def lab(tmp_path_factory):
     skip_or_fail_without_browser("jupyterlab")
     base = tmp_path_factory.mktemp("lab")
-    tree = bst.build(base / "student")
+    tree = bst.build_student_tree(base / "student", ROOT)
     settings = base / "settings"
     for name, value in SETTINGS.items():
         (settings / name).parent.mkdir(parents=True, exist_ok=True)

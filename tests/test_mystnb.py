@@ -17,6 +17,7 @@ import pytest  # noqa: E402
 import yaml  # noqa: E402
 from docutils import nodes  # noqa: E402
 from myst_nb.core.render import MimeData, get_mime_priority  # noqa: E402
+from nbcourse_book.selfcheck import questions_in  # noqa: E402
 from sphinx import addnodes  # noqa: E402
 
 from nbcourse.interact import explore, static_html  # noqa: E402
@@ -72,7 +73,7 @@ def test_a_question_renders_as_its_form_in_html_and_as_text_in_print():
     assert "0.7 < 1" not in printed[0].astext() and "Yes." not in printed.astext(), \
         "no answer in print"
     doctree = nodes.container("", form, printed)
-    assert mystnb.questions_in(doctree) == [q], "the answers appendix reads the node"
+    assert questions_in(doctree) == [q], "the answers appendix reads the node"
 
 
 def test_a_number_question_prints_without_options():

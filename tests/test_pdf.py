@@ -16,8 +16,7 @@ import shutil
 import subprocess
 
 import pytest
-from nbcourse_book.build import jupyter_book
-from nbcourse_book.student_tree import student_notebooks
+from nbcourse_book.build import jupyter_book, student_notebooks
 
 from conftest import ROOT, toc_files
 
@@ -42,7 +41,7 @@ def latex_dir(tmp_path_factory):
             pytest.fail(f"the PDF tests are required here but {reason}")
         pytest.skip(f"PDF tests skipped: {reason}")
     out = tmp_path_factory.mktemp("pdf")
-    cmd = jupyter_book("pdflatex", "--path-output", str(out))
+    cmd = jupyter_book(ROOT, "pdflatex", "--path-output", str(out))
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, f"PDF build failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return out / "_build" / "latex"

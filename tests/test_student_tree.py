@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import types
@@ -17,8 +18,8 @@ from myst_nb.core.variables import format_plain_text as myst_format_plain_text
 
 from conftest import toc_files
 from nbcourse.grading.assignment import student_files
+from nbcourse_book import build as bst
 from nbcourse_book import notebooks as studentnb
-from nbcourse_book import student_tree as bst
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,7 +79,7 @@ def test_the_lab_extra_pins_what_the_tests_run_jupyterlab_with():
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-    return bst.build(tmp_path_factory.mktemp("student") / "student")
+    return bst.build_student_tree(tmp_path_factory.mktemp("student") / "student", ROOT)
 
 
 def chapters():
@@ -447,13 +448,13 @@ def test_tree_holds_what_binder_needs_and_no_instructor_tools(tree):
 
 def test_out_inside_the_repository_root_is_refused():
     with pytest.raises(ValueError, match="out"):
-        bst.build(ROOT)
+        bst.build_student_tree(ROOT, ROOT)
 
 
 @pytest.mark.book
 def test_command_line_writes_the_tree(tmp_path):
     out = tmp_path / "s"
-    done = subprocess.run([sys.executable, "-m", "nbcourse_book.student_tree", "--out", str(out)],
+    done = subprocess.run([sys.executable, "-m", "nbcourse_book.build", "student", "--out", str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert (out / "book/part2/04_experiments.ipynb").is_file()
@@ -483,10 +484,18 @@ def test_commit_tree_records_the_tree_on_a_branch_and_leaves_the_checkout_alone(
     assert _git(repo, "rev-parse", "HEAD").strip() == head
     assert _git(repo, "status", "--porcelain").strip() == ""
 
-    second = bst.commit_tree(tree, "student", repo=repo)
-    assert _git(repo, "rev-parse", f"{second}^").strip() == first
     mode = _git(repo, "ls-tree", "student", "binder/postBuild").split()[0]
     assert mode == "100755", "postBuild must stay executable"
+
+    assert bst.commit_tree(tree, "student", repo=repo) == first, "an unchanged tree"
+    assert _git(repo, "rev-list", "--count", "student").strip() == "1", "adds no commit"
+
+    changed = tmp_path / "changed"
+    shutil.copytree(tree, changed)
+    (changed / "README.md").write_text("another edition\n", encoding="utf-8")
+    second = bst.commit_tree(changed, "student", repo=repo)
+    assert second != first and _git(repo, "rev-parse", f"{second}^").strip() == first
+    assert _git(repo, "show", "student:README.md") == "another edition\n"
 
 
 def test_commit_tree_rejects_a_bad_branch_name(tree, tmp_path):

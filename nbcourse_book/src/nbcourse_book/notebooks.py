@@ -26,6 +26,9 @@ from pathlib import Path
 from docutils import nodes
 from sphinx.builders import Builder
 
+from .launch import ASSIGNMENT
+from .printing import SOLUTIONS
+
 HIDDEN_INPUT = {"remove-input", "hide-input"}
 """Tags of cells whose code the book does not show (a self-check's code holds its answer);
 a student notebook collapses their code (``jupyter.source_hidden``)."""
@@ -124,7 +127,7 @@ class Writer:
                     out.append(self.caption(figure))
                 continue
             if isinstance(node, nodes.section):
-                if any(i.startswith("solutions-") for i in node["ids"]):
+                if node.get(SOLUTIONS):
                     if not self.solutions_noted:
                         out.append(SOLUTIONS_PAGE_NOTE)
                         self.solutions_noted = True
@@ -310,11 +313,9 @@ class Writer:
     def href(self, node) -> str:
         if "refid" in node:
             return f"#{node['refid']}"
-        uri = node.get("refuri", "")
-        assignment = self.builder.assignment_links.get(uri)
-        if assignment:
-            return posixpath.relpath(assignment, posixpath.dirname(self.docname) or ".")
-        return uri
+        if ASSIGNMENT in node:  # the student notebook itself, in the same tree
+            return posixpath.relpath(node[ASSIGNMENT], posixpath.dirname(self.docname) or ".")
+        return node.get("refuri", "")
 
 
 class StudentNotebookBuilder(Builder):
@@ -324,17 +325,6 @@ class StudentNotebookBuilder(Builder):
     format = "studentnb"
     epilog = "student notebooks are in %(outdir)s"
     allow_parallel = False
-
-    def init(self) -> None:
-        """Map the Binder address of each assignment (the ``{assignment}`` role) to its path."""
-        root = Path(self.confdir)
-        self.assignment_links = {}
-        for folder in sorted((root / "exercises").glob("*/")):
-            path = f"exercises/{folder.name}/{folder.name}.ipynb"
-            if (root / path).is_file():
-                from .pages import binder_url
-
-                self.assignment_links[binder_url(self.config, path)] = path
 
     def get_outdated_docs(self):
         return self.env.found_docs
@@ -370,9 +360,3 @@ def mime_priority(app, config) -> None:
     html = [(StudentNotebookBuilder.name, mime, rank)
             for mime, rank in base_render_priority()["html"].items()]
     config.nb_mime_priority_overrides = html + list(config.nb_mime_priority_overrides)
-
-
-def setup(app):
-    app.add_builder(StudentNotebookBuilder)
-    app.connect("config-inited", mime_priority)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
