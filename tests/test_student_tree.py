@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import types
+import urllib.parse
 from pathlib import Path
 
 import nbformat
@@ -496,6 +497,65 @@ def test_commit_tree_records_the_tree_on_a_branch_and_leaves_the_checkout_alone(
     second = bst.commit_tree(changed, "student", repo=repo)
     assert second != first and _git(repo, "rev-parse", f"{second}^").strip() == first
     assert _git(repo, "show", "student:README.md") == "another edition\n"
+
+
+LAUNCH = re.compile(r'href="(https://mybinder\.org/v2/gh/([^/"]+/[^/"]+)/([^?"]+)\?urlpath=lab/tree/'
+                    r'([^"]+)|https://colab\.research\.google\.com/github/([^/"]+/[^/"]+)/blob/'
+                    r'([^/"]+)/([^"]+))"')
+
+
+def launch_links(html_root):
+    """(page, repository, branch, path) of every Binder and Colab link of the built book."""
+    found = []
+    for page in sorted(html_root.rglob("*.html")):
+        for match in LAUNCH.finditer(page.read_text(encoding="utf-8")):
+            binder = match.group(2) is not None
+            repo, branch, path = match.group(*((2, 3, 4) if binder else (5, 6, 7)))
+            found.append((page.relative_to(html_root).as_posix(), repo, branch,
+                          urllib.parse.unquote(path.replace("&amp;", "&"))))
+    return found
+
+
+@pytest.mark.slow
+def test_the_student_edition_links_only_files_of_the_student_branch(tree, tmp_path):
+    """``make book BRANCH=student``: after a build for main, an incremental build for the
+    student branch makes every launch link (chapters' buttons, assignments, the line after a
+    chapter's exercises) open a file that the student branch holds."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "-c", "user.name=Course", "-c", "user.email=course@example.org", "commit", "-q",
+         "--allow-empty", "-m", "start")
+    bst.commit_tree(tree, "student", repo=repo)
+    published = set(_git(repo, "ls-tree", "-r", "--name-only", "student").split())
+    slug = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"][
+        "url"].removeprefix("https://github.com/").rstrip("/")
+    work = tmp_path / "book"
+    for branch in ("main", "student"):
+        done = bst.run_jupyter_book(ROOT, "html", "--path-output", str(work), branch=branch,
+                                    capture=True)
+        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        links = launch_links(work / "_build" / "html")
+        assert {b for _, _, b, _ in links} == {branch}, sorted({b for _, _, b, _ in links})
+    assert {r for _, r, _, _ in links} == {slug}
+    missing = sorted({(page, path) for page, _, _, path in links if path not in published})
+    assert not missing, f"launch links to files the student branch lacks: {missing[:5]}"
+    paths = {path for _, _, _, path in links}
+    assignments = {f"exercises/{p.name}/{p.name}.ipynb" for p in (ROOT / "exercises").iterdir()
+                   if p.is_dir()}
+    assert assignments <= paths, sorted(assignments - paths)
+    notebooks = {f"{doc}.ipynb" for doc in chapters() if (ROOT / f"{doc}.ipynb").is_file()}
+    assert notebooks <= paths, sorted(notebooks - paths)
+    badge = re.search(r"\((https://mybinder\.org/v2/gh/[^)]+)\)", (tree / "README.md").read_text())
+    assert badge, "the student tree's README has no Binder badge"
+    assert badge.group(1) == (f"https://mybinder.org/v2/gh/{slug}/student"
+                              f"?urlpath=lab/tree/book/intro.ipynb")
+    assert "book/intro.ipynb" in published
+
+
+def test_a_branch_to_build_for_must_be_a_branch_name(tmp_path):
+    with pytest.raises(ValueError, match="branch: expected a branch name"):
+        bst.run_jupyter_book(ROOT, "html", "--path-output", str(tmp_path), branch="-x --y")
 
 
 def test_commit_tree_rejects_a_bad_branch_name(tree, tmp_path):
