@@ -1,6 +1,7 @@
 """The built book: every page present, self-contained, light, with correct launch links."""
 
 import html
+import json
 import re
 import urllib.parse
 from html.parser import HTMLParser
@@ -198,14 +199,24 @@ def test_the_assets_of_sphinx_design_and_thebe_are_linked_only_where_they_are_us
         assert left == kept, (classes, left)
 
 
-def test_a_title_with_mathematics_is_unicode_where_html_cannot_typeset_it(built_book):
-    """The page title, og:title, the print header and the prev/next links of the pages
-    around it give the title's formula in Unicode, not MathML's text or TeX."""
+def test_a_title_with_mathematics_reads_as_unicode_wherever_it_is_shown(built_book):
+    """A chapter title with a formula is written in Unicode (``The factor Q⁻ᵛ``), so that the
+    page title, og:title, the print header and the prev/next links of the pages around it,
+    where HTML cannot typeset mathematics, read as the heading does."""
     part2 = built_book / "book" / "part2"
     page = (part2 / "02_q_minus_j.html").read_text(encoding="utf-8")
     assert "<title>The factor Q⁻ᵛ &#8212;" in page, re.search(r"<title>.*?</title>", page)
     assert '<meta property="og:title" content="The factor Q⁻ᵛ" />' in page
     assert "<h1>The factor Q⁻ᵛ</h1>" in page  # sphinx-book-theme's print header
+    with_tex = []
+    for doc in toc_files():
+        path = next(p for p in (ROOT / f"{doc}.ipynb", ROOT / f"{doc}.md") if p.is_file())
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            text = "".join(json.loads(text)["cells"][0]["source"])
+        title = next(line for line in text.splitlines() if line.startswith("# "))
+        with_tex += [title] if "$" in title or "\\(" in title else []
+    assert not with_tex, f"titles with TeX, which <title> and og:title show raw: {with_tex}"
     for neighbour, rel in (("01_two_models", "next"), ("03_bounds", "prev")):
         text = (part2 / f"{neighbour}.html").read_text(encoding="utf-8")
         assert f'<link rel="{rel}" title="The factor Q⁻ᵛ" href="02_q_minus_j.html" />' in text, \

@@ -16,7 +16,6 @@ EARLY, LATE = 400, 900
 
 HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this order
     ("config-inited", LATE, printing.use_book_class),  # after sphinx-jupyterbook-latex's
-    ("config-inited", LATE, pages.site_name_from_title),
     ("config-inited", LATE, notebooks.mime_priority),
     ("builder-inited", LATE, renderer.check_registered),
     ("builder-inited", LATE, pages.merge_drawn_alike_tokens),
@@ -26,16 +25,12 @@ HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this
     ("builder-inited", LATE, mathml.add_assets),
     ("builder-inited", LATE, stylesheet.remove_stale_bundle),
     ("env-get-outdated", LATE, printing.reread_gathering_pages),
-    ("doctree-resolved", LATE, pages.math_in_doc_links),
     ("doctree-resolved", LATE, pages.note_unused_assets),  # before the description rewrites
-    # html-page-context: the title and the text are Unicode before sphinxext-opengraph reads
-    # them; the themes have added their scripts and titles before the book's changes to them
-    ("html-page-context", EARLY, pages.plain_title),
+    # html-page-context: the text is Unicode before sphinxext-opengraph reads it; the themes
+    # have added their scripts before the book's changes to them
     ("html-page-context", EARLY, pages.plain_text_for_description),
-    ("html-page-context", LATE, pages.generated_page_description),
     ("html-page-context", LATE, pages.dedupe_scripts),
     ("html-page-context", LATE, pages.defer_scripts),
-    ("html-page-context", LATE, pages.plain_print_title),
     ("html-page-context", LATE, pages.drop_unused_assets),
     ("html-page-context", LATE, stylesheet.link_bundle),  # the page's final stylesheets
     ("build-finished", LATE, stylesheet.write_bundle),  # once every page is written

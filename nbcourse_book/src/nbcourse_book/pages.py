@@ -1,7 +1,6 @@
 """HTML pages: scripts that do not block the first paint, extensions' assets only where used,
-titles and descriptions in Unicode, accessible and lighter markup (``docs/building.md``)."""
+descriptions in Unicode, accessible and lighter markup (``docs/building.md``)."""
 
-import html
 import re
 from pathlib import Path
 
@@ -77,7 +76,7 @@ def drop_unused_assets(app, pagename, templatename, context, doctree):
                         if not str(getattr(asset, "filename", "") or "").endswith(unused)]
 
 
-# --- titles and descriptions: mathematics as Unicode where HTML cannot typeset it ----------
+# --- descriptions: mathematics as Unicode, where HTML cannot typeset it --------------------
 
 GREEK = {name: chr(code) for name, code in (
     ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5),
@@ -101,7 +100,7 @@ def _script(text, table, mark):
 
 
 def tex_to_text(title):
-    """Plain Unicode for the simple TeX of titles and first lines.
+    """Plain Unicode for the simple TeX of a page's first lines.
 
     >>> tex_to_text(r"The factor \\(Q^{-j}\\)")
     'The factor Q⁻ʲ'
@@ -120,56 +119,6 @@ def tex_to_text(title):
     return MATH.sub(convert, title)
 
 
-def title_text(node):
-    """A title's text with its mathematics in Unicode."""
-    if isinstance(node, nodes.math):
-        return tex_to_text(f"${node.astext()}$")
-    if isinstance(node, nodes.Text):
-        return node.astext()
-    return "".join(title_text(child) for child in node.children)
-
-
-def _plain_title(app, docname):
-    """The document's title in Unicode, HTML-escaped, if it holds mathematics; else None."""
-    title = app.env.titles.get(docname)
-    if title is not None and next(title.findall(nodes.math), None) is not None:
-        return html.escape(title_text(title), quote=False)
-    return None
-
-
-def plain_title(app, pagename, templatename, context, doctree):
-    """``<title>``, sphinxext-opengraph's ``og:title`` and ``<link rel=prev/next>`` of a title
-    with mathematics in Unicode (its HTML holds MathML, whose text is symbols then TeX)."""
-    text = _plain_title(app, pagename)
-    if text:
-        context["title"] = text
-    parent_prev_next = getattr(app.builder, "relations", {}).get(pagename) or ()
-    for key, docname in zip(("prev", "next"), parent_prev_next[1:], strict=False):
-        text = docname and _plain_title(app, docname)
-        if text and context.get(key):
-            context[key]["title"] = text
-
-
-def plain_print_title(app, pagename, templatename, context, doctree):
-    """sphinx-book-theme's print header (set from the title's TeX) in Unicode."""
-    text = _plain_title(app, pagename)
-    if text:
-        context["pagetitle"] = text
-
-
-def math_in_doc_links(app, doctree, docname):
-    """``{doc}`` links to a page whose title has mathematics show it typeset, not as TeX."""
-    from sphinx.util.nodes import clean_astext
-
-    with_math = {clean_astext(title): title for title in app.env.titles.values()
-                 if next(title.findall(nodes.math), None) is not None}
-    for inline in list(doctree.findall(nodes.inline)) if with_math else ():
-        title = with_math.get(inline.astext())
-        if "doc" in inline["classes"] and title is not None:
-            inline.children = []
-            inline.extend(child.deepcopy() for child in title.children)
-
-
 def plain_text_for_description(app, pagename, templatename, context, doctree):
     """The page's text as a reader sees it, for the description sphinxext-opengraph writes
     next: mathematics in Unicode, each paragraph in one piece (the extension joins pieces by
@@ -182,33 +131,6 @@ def plain_text_for_description(app, pagename, templatename, context, doctree):
         node.replace_self(nodes.inline(text=text))
     for paragraph in doctree.findall(nodes.paragraph):
         paragraph.children = [nodes.Text(" ".join(paragraph.astext().split()))]
-
-
-GENERATED_PAGE_DESCRIPTIONS = {
-    "genindex": "Every term the book indexes, with links to the pages that define it and use it.",
-    "search": "Search the whole text of the book: every chapter, exercise and appendix.",
-    "prf-prf": "The book's theorems and its other numbered statements, by label, each with "
-               "the page that states it.",
-}
-
-
-def generated_page_description(app, pagename, templatename, context, doctree):
-    """A description for the pages Sphinx writes without a source, where sphinxext-opengraph
-    writes none; and one viewport tag (the layout's; docutils adds another)."""
-    metatags = context.get("metatags", "")
-    context["metatags"] = re.sub(r'\s*<meta name="viewport"[^>]*>', "", metatags)
-    if doctree is not None or 'name="description"' in metatags:
-        return
-    text = GENERATED_PAGE_DESCRIPTIONS.get(pagename)
-    if text is None:
-        text = f"{context.get('title', '')}: {app.config.html_title}"
-    context["metatags"] += f'\n<meta name="description" content="{html.escape(text)}" />'
-
-
-def site_name_from_title(app, config):
-    """sphinxext-opengraph's ``og:site_name`` is the book's title unless set."""
-    if getattr(config, "ogp_site_name", False) is None:
-        config.ogp_site_name = config.html_title
 
 
 # --- the HTML writer ------------------------------------------------------------------------
