@@ -152,7 +152,7 @@ def visit_displaymath(self, node):
 
 def start_katex(app):
     """Start the KaTeX render process now and connect once it accepts."""
-    if app.builder.format != "html" or app.config.html_math_renderer != NAME:
+    if getattr(app.builder, "math_renderer_name", None) != NAME:
         return
     from sphinxcontrib import katex
 
@@ -182,11 +182,15 @@ def start_katex(app):
 
 def add_assets(app):
     """KaTeX's copy-tex, deferred, on HTML pages."""
-    if app.builder.format != "html" or app.config.html_math_renderer != NAME:
+    if getattr(app.builder, "math_renderer_name", None) != NAME:
         return
-    static = Path(tempfile.mkdtemp(prefix="nbcourse-katex-"))
-    app.connect("build-finished", lambda app, exc: shutil.rmtree(static, ignore_errors=True))
+    static = app.builder.nbcourse_katex_static = Path(tempfile.mkdtemp(prefix="nbcourse-katex-"))
     (static / "katex").mkdir()
     shutil.copy2(katex_dist() / COPY_TEX, static / "katex" / Path(COPY_TEX).name)
     app.config.html_static_path = [*app.config.html_static_path, str(static)]
     app.add_js_file(f"katex/{Path(COPY_TEX).name}", loading_method="defer")
+
+
+def remove_assets(app, exception):
+    """The folder of copy-tex is removed once Sphinx has copied it."""
+    shutil.rmtree(getattr(app.builder, "nbcourse_katex_static", ""), ignore_errors=True)
