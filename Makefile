@@ -30,7 +30,7 @@ help:
 	@echo "make student-branch  commit $(STUDENT) as branch $(STUDENT_BRANCH), leaving the checkout alone"
 	@echo "make push-student  commit $(STUDENT) as branch $(STUDENT_BRANCH) and push it to $(REMOTE)"
 	@echo "make test-jupyterlab  the chapters and assignments in JupyterLab, driven by Chromium"
-	@echo "make lint     ruff over the library, tests, tools and benchmarks"
+	@echo "make lint     ruff over the library, the build package, tests and benchmarks"
 	@echo "make clean    remove $(VENV) and _build"
 	@echo "make help     this list"
 

@@ -15,6 +15,7 @@ from nbcourse.mime import SELFCHECK
 from nbcourse.selfcheck import choice
 from nbcourse_book import HANDLERS, POST_TRANSFORMS, mathml
 
+pytestmark = pytest.mark.book  # each builds a tiny book (seconds), not make check's Python alone
 CONF = """\
 extensions = ["myst_nb", "sphinx_exercise", "sphinxext.opengraph", "nbcourse_book"]
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
