@@ -340,6 +340,10 @@ def test_the_student_package_installs_from_git_and_runs_a_chapter_and_an_assignm
                            f"git+file://{repo}@{bst.STUDENT_BRANCH}", kernel],
                           cwd=tmp_path, capture_output=True, text=True, timeout=1200, env=env)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    probe = "import importlib.util as u; print([u.find_spec(m) is None for m in ('nbcourse_book', 'sphinx')])"
+    done = subprocess.run([str(env_dir / "bin" / "python"), "-c", probe], cwd=tmp_path,
+                          capture_output=True, text=True, env=env)
+    assert done.stdout.strip() == "[True, True]", "the student package brings the book's build"
     kernels = tmp_path / "jupyter" / "kernels" / "student-env"
     kernels.mkdir(parents=True)
     (kernels / "kernel.json").write_text(json.dumps({
@@ -445,6 +449,11 @@ def test_tree_holds_what_binder_needs_and_no_instructor_tools(tree):
     for absent in ("tests", "tools", "nbcourse_book", "requirements-dev.txt", "_config.yml", "book/intro.md",
                    "instructor", "instructor/question_bank.yml"):
         assert not (tree / absent).exists(), absent
+    from test_package import BUILD_ONLY, imported_modules
+
+    build_code = [p.relative_to(tree).as_posix() for p in tree.rglob("*.py")
+                  if imported_modules(p) & set(BUILD_ONLY)]
+    assert not build_code, f"files of the student tree that import the book's build: {build_code}"
 
 
 def test_out_inside_the_repository_root_is_refused():
