@@ -192,9 +192,8 @@ def test_the_assets_of_sphinx_design_and_thebe_are_linked_only_where_they_are_us
         doctree += nodes.container(classes=classes)
         context = {key: [types.SimpleNamespace(filename=f"_static/{name}") for name in names]
                    for key, names in assets.items()}
-        app = types.SimpleNamespace(builder=types.SimpleNamespace(format="html"))
-        note_unused_assets(app, doctree, "page")  # at doctree-resolved
-        drop_unused_assets(app, "page", "page.html", context, doctree)  # at html-page-context
+        note_unused_assets(None, "page", "page.html", context, doctree)  # before the themes
+        drop_unused_assets(None, "page", "page.html", context, doctree)  # after them
         left = {a.filename.split("/")[-1] for key in assets for a in context[key]}
         assert left == kept, (classes, left)
 

@@ -1,13 +1,6 @@
-"""The book's build as one Sphinx extension, ``extra_extensions: [nbcourse_book]``.
-
-Its parts, by what they produce: :mod:`~nbcourse_book.pages` (HTML pages),
-:mod:`~nbcourse_book.launch` (launch links), :mod:`~nbcourse_book.mathml` (mathematics),
-:mod:`~nbcourse_book.stylesheet` (one stylesheet), :mod:`~nbcourse_book.printing` (print and
-the gathering pages), :mod:`~nbcourse_book.selfcheck` and :mod:`~nbcourse_book.renderer` (the
-project's JSON outputs), :mod:`~nbcourse_book.notebooks` (student notebooks), and the
-commands of :mod:`~nbcourse_book.build`.  :func:`setup` registers everything and states here,
-and only here, the order in which Sphinx runs the handlers.
-"""
+"""The book's build as one Sphinx extension, ``extra_extensions: [nbcourse_book]``: its parts
+by what they produce are in ``docs/building.md``.  :func:`setup` registers everything and
+states here, and only here, the order in which Sphinx runs the handlers."""
 
 from . import launch, mathml, notebooks, pages, printing, renderer, selfcheck, stylesheet
 
@@ -17,7 +10,6 @@ EARLY, LATE = 400, 900
 HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this order
     ("config-inited", LATE, printing.use_book_class),  # after sphinx-jupyterbook-latex's
     ("config-inited", LATE, notebooks.mime_priority),
-    ("builder-inited", LATE, renderer.check_registered),
     ("builder-inited", LATE, pages.merge_drawn_alike_tokens),
     ("builder-inited", LATE, pages.accessible_translator),  # wraps the theme's translator
     ("builder-inited", LATE, printing.number_through_the_book),  # after sphinx-jupyterbook-latex
@@ -25,9 +17,9 @@ HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this
     ("builder-inited", LATE, mathml.add_assets),
     ("builder-inited", LATE, stylesheet.remove_stale_bundle),
     ("env-get-outdated", LATE, printing.reread_gathering_pages),
-    ("doctree-resolved", LATE, pages.note_unused_assets),  # before the description rewrites
     # html-page-context: the text is Unicode before sphinxext-opengraph reads it; the themes
     # have added their scripts before the book's changes to them
+    ("html-page-context", EARLY, pages.note_unused_assets),
     ("html-page-context", EARLY, pages.plain_text_for_description),
     ("html-page-context", LATE, pages.dedupe_scripts),
     ("html-page-context", LATE, pages.defer_scripts),

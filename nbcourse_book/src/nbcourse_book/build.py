@@ -1,9 +1,6 @@
-"""The build commands, run from the book's root: ``python -m nbcourse_book.build COMMAND``.
-
-``html`` and ``pdf`` build the book with Jupyter Book, warnings as errors; ``--branch``
-makes every launch link open that branch.  ``student`` writes the tree students open
-(``--commit-branch`` also records it as the whole of a branch).  See ``docs/building.md``.
-"""
+"""The build commands, run from the book's root: ``python -m nbcourse_book.build html|pdf``
+(``--branch``: the branch every launch link opens) and ``... student`` (the tree students
+open; ``--commit-branch``: also the whole of that branch).  See ``docs/building.md``."""
 
 from __future__ import annotations
 
@@ -25,8 +22,6 @@ from nbcourse.grading.assignment import PUBLIC_TESTS, instructor_files, student_
 
 from .launch import binder_url
 
-JUPYTER_BOOK_BUILDERS = ("html", "dirhtml", "singlehtml", "pdfhtml", "latex", "pdflatex",
-                         "linkcheck")
 STUDENT_BRANCH = "student"
 """The branch the student tree is published on (``make student-branch``)."""
 STUDENT_README = Path(__file__).with_name("student-README.md")
@@ -49,14 +44,17 @@ def book_config(root: Path) -> dict:
     return yaml.safe_load((Path(root) / "_config.yml").read_text(encoding="utf-8"))
 
 
-def jupyter_book(root: Path, builder: str = "html", *options: str) -> list[str]:
-    """The ``jupyter-book build`` command for ``builder``, warnings as errors.
+def check_branch(branch: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", branch) or ".." in branch:
+        raise ValueError(f"branch: expected a branch name such as 'student', got {branch!r}")
+    return branch
 
-    ``builder`` is one of Jupyter Book's builders (``html``, ``pdflatex``) or a Sphinx builder
-    that this package registers (``studentnb``).
-    """
-    named = (["--builder", builder] if builder in JUPYTER_BOOK_BUILDERS
-             else ["--builder", "custom", "--custom-builder", builder])
+
+def jupyter_book(root: Path, builder: str = "html", *options: str) -> list[str]:
+    """The ``jupyter-book build`` command for ``builder`` (``html``, ``pdflatex`` or this
+    package's ``studentnb``), warnings as errors."""
+    named = (["--builder", "custom", "--custom-builder", builder] if builder == "studentnb"
+             else ["--builder", builder])
     return [str(Path(sys.executable).parent / "jupyter-book"), "build", str(root), *named,
             *options, "-W", "-n", "--keep-going"]
 
@@ -68,11 +66,8 @@ def run_jupyter_book(root: Path, builder: str, *options: str, branch: str | None
     root = Path(root)
     with tempfile.TemporaryDirectory(prefix="nbcourse-config-") as tmp:
         if branch is not None:
-            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", branch) or ".." in branch:
-                raise ValueError(f"branch: expected a branch name such as 'student', "
-                                 f"got {branch!r}")
             config = book_config(root)
-            config.setdefault("repository", {})["branch"] = branch
+            config.setdefault("repository", {})["branch"] = check_branch(branch)
             path = Path(tmp) / "_config.yml"
             path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
             options = (*options, "--config", str(path))
@@ -118,16 +113,6 @@ def write_json(path: Path, nb: dict) -> None:
     path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def student_readme(root: Path, branch: str) -> str:
-    """The student tree's README, its Binder badge opening ``branch``."""
-    config = book_config(root)
-    launch = config.get("launch_buttons") or {}
-    badge = binder_url(config["repository"]["url"], branch, "book/intro.ipynb",
-                       hub=launch.get("binderhub_url", "https://mybinder.org"),
-                       interface=launch.get("notebook_interface", "classic"))
-    return STUDENT_README.read_text(encoding="utf-8").format(badge=badge)
-
-
 def build_student_tree(out: Path, root: Path, branch: str = STUDENT_BRANCH) -> Path:
     """Write the student tree to ``out`` (replacing it) and return ``out``.
 
@@ -164,7 +149,12 @@ def build_student_tree(out: Path, root: Path, branch: str = STUDENT_BRANCH) -> P
         shutil.copy2(tests, packaged)
     shutil.copytree(root / "binder", out / "binder", ignore=ignore)
     shutil.copy2(root / "pyproject.toml", out / "pyproject.toml")
-    (out / "README.md").write_text(student_readme(root, branch), encoding="utf-8")
+    config = book_config(root)
+    launch = config.get("launch_buttons") or {}
+    badge = binder_url(config["repository"]["url"], branch, "book/intro.ipynb",
+                       hub=launch.get("binderhub_url", "https://mybinder.org"),
+                       interface=launch.get("notebook_interface", "classic"))
+    (out / "README.md").write_text(STUDENT_README.read_text("utf-8").format(badge=badge), "utf-8")
     return out
 
 
@@ -175,9 +165,7 @@ def commit_tree(tree: Path, branch: str, repo: Path, message: str | None = None)
     can pull; a tree equal to the tip's adds no commit.  Neither the working tree, the index
     nor ``HEAD`` of ``repo`` is touched: the files are staged in a temporary index.
     """
-    tree, repo = Path(tree), Path(repo)
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/-]*", branch) or ".." in branch:
-        raise ValueError(f"branch: expected a plain branch name such as 'student', got {branch!r}")
+    tree, repo, branch = Path(tree), Path(repo), check_branch(branch)
     if not tree.is_dir():
         raise ValueError(f"tree: expected a folder, got {str(tree)!r}")
 
@@ -219,12 +207,7 @@ def main(argv=None) -> int:
         out = build_student_tree(args.out, root, branch=args.commit_branch or STUDENT_BRANCH)
         print(f"student tree written to {out}")
         if args.commit_branch:
-            before = subprocess.run(["git", "-C", str(args.repo), "rev-parse", "--verify", "-q",
-                                     f"refs/heads/{args.commit_branch}"],
-                                    capture_output=True, text=True).stdout.strip()
-            commit = commit_tree(out, args.commit_branch, args.repo)
-            verb = "unchanged at" if commit == before else "committed as"
-            print(f"branch {args.commit_branch}: {verb} {commit}")
+            print(f"branch {args.commit_branch} at {commit_tree(out, args.commit_branch, args.repo)}")
         return 0
     builder = {"html": "html", "pdf": "pdflatex"}[args.command]
     code = run_jupyter_book(root, builder, branch=args.branch).returncode

@@ -55,28 +55,19 @@ EXTENSION_ASSETS = (  # (does a doctree use the extension?, the assets it adds t
 )
 
 
-def unused_assets(doctree):
-    return tuple(name for uses, names in EXTENSION_ASSETS
-                 if doctree is None or not uses(doctree) for name in names)
-
-
-def note_unused_assets(app, doctree, docname):
-    """Note the assets a page goes without while its doctree is as written (by
-    ``html-page-context``, :func:`plain_text_for_description` has rewritten it)."""
-    if app.builder.format == "html":
-        app.builder.__dict__.setdefault("nbcourse_unused", {})[docname] = unused_assets(doctree)
+def note_unused_assets(app, pagename, templatename, context, doctree):
+    """Note the extensions' assets a page goes without, before its text is rewritten."""
+    context["nbcourse_unused"] = tuple(name for uses, names in EXTENSION_ASSETS
+                                       if doctree is None or not uses(doctree) for name in names)
 
 
 def drop_unused_assets(app, pagename, templatename, context, doctree):
-    """Leave off a page the stylesheets and scripts of extensions it does not use."""
-    unused = (unused_assets(None) if doctree is None
-              else app.builder.__dict__.get("nbcourse_unused", {}).get(pagename, ()))
-    for key in ("css_files", "script_files") if unused else ():
-        context[key] = [asset for asset in context.get(key, [])
-                        if not str(getattr(asset, "filename", "") or "").endswith(unused)]
+    """Leave off a page the stylesheets and scripts of extensions it does not use (after the
+    themes, which add scripts to the page's list)."""
+    for key in ("css_files", "script_files") if context["nbcourse_unused"] else ():
+        context[key] = [asset for asset in context.get(key, []) if not str(
+            getattr(asset, "filename", "") or "").endswith(context["nbcourse_unused"])]
 
-
-# --- descriptions: mathematics as Unicode, where HTML cannot typeset it --------------------
 
 GREEK = {name: chr(code) for name, code in (
     ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5),
@@ -89,7 +80,6 @@ GREEK = {name: chr(code) for name, code in (
     ("dots", 0x2026), ("ldots", 0x2026))}
 SUP = dict(zip("0123456789+-=()ijknvT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏⁿᵛᵀ", strict=True))
 SUB = dict(zip("0123456789+-=()ijknv", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙᵥ", strict=True))
-MATH = re.compile(r"\\\((.+?)\\\)|\$(.+?)\$")
 
 
 def _script(text, table, mark):
@@ -99,41 +89,31 @@ def _script(text, table, mark):
     return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"
 
 
-def tex_to_text(title):
+def tex_to_text(tex):
     """Plain Unicode for the simple TeX of a page's first lines.
 
-    >>> tex_to_text(r"The factor \\(Q^{-j}\\)")
-    'The factor Q⁻ʲ'
-    >>> tex_to_text(r"Weights \\(\\theta_j\\) and \\(\\pi_1\\)")
-    'Weights θⱼ and π₁'
+    >>> tex_to_text(r"Q^{-j} = \\theta_j \\pi_1")
+    'Q⁻ʲ = θⱼ π₁'
     """
-    def convert(match):
-        tex = match.group(1) or match.group(2)
-        tex = re.sub(r"\\(mathbf|boldsymbol|mathrm|text)\s*\{([^{}]*)\}", r"\2", tex)
-        tex = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m.group(1), m.group(1)), tex)
-        tex = re.sub(r"\^\{([^{}]*)\}|\^(.)", lambda m: _script(m.group(1) or m.group(2), SUP, "^"),
-                     tex)
-        tex = re.sub(r"_\{([^{}]*)\}|_(.)", lambda m: _script(m.group(1) or m.group(2), SUB, "_"),
-                     tex)
-        return tex.replace("{", "").replace("}", "").strip()
-    return MATH.sub(convert, title)
+    tex = re.sub(r"\\(mathbf|boldsymbol|mathrm|text)\s*\{([^{}]*)\}", r"\2", tex)
+    tex = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m.group(1), m.group(1)), tex)
+    tex = re.sub(r"\^\{([^{}]*)\}|\^(.)", lambda m: _script(m.group(1) or m.group(2), SUP, "^"), tex)
+    tex = re.sub(r"_\{([^{}]*)\}|_(.)", lambda m: _script(m.group(1) or m.group(2), SUB, "_"), tex)
+    return tex.replace("{", "").replace("}", "").strip()
 
 
 def plain_text_for_description(app, pagename, templatename, context, doctree):
-    """The page's text as a reader sees it, for the description sphinxext-opengraph writes
-    next: mathematics in Unicode, each paragraph in one piece (the extension joins pieces by
-    rule: "Duda et al.[ 2001](§2.9)").  The page's HTML is already written."""
+    """The page's text as a reader sees it for sphinxext-opengraph's description, which it
+    writes next: mathematics in Unicode, each paragraph in one piece (it joins pieces by rule:
+    "Duda et al.[ 2001](§2.9)").  The page's HTML is already written."""
     if doctree is None:
         return
     for node in list(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block)))):
-        text = " ".join(tex_to_text(f"${line}$") for line in node.astext().split("\n")
-                        if line.strip())
+        text = " ".join(tex_to_text(line) for line in node.astext().split("\n") if line.strip())
         node.replace_self(nodes.inline(text=text))
     for paragraph in doctree.findall(nodes.paragraph):
         paragraph.children = [nodes.Text(" ".join(paragraph.astext().split()))]
 
-
-# --- the HTML writer ------------------------------------------------------------------------
 
 PIXELS = re.compile(r"[0-9]+")
 
@@ -145,11 +125,10 @@ def _pixel_size(node):
 
 
 class AccessibleHTMLMixin:
-    """The book's changes to docutils' HTML writer (docutils 0.21, which Sphinx 7 requires):
-    a bibliography entry is a ``listitem`` (not the deprecated ``doc-biblioentry``, which a
-    list may not hold); an image of the book gets its file's pixel size as ``width`` and
-    ``height`` attributes (as docutils 0.22 writes them), set after Sphinx has linked sized
-    images to their files; inline code of one word has no ``<span class="pre">``."""
+    """docutils 0.21's HTML writer with a bibliography entry as a ``listitem`` (not
+    ``doc-biblioentry``, which a list may not hold), an image's file size in pixels as its
+    ``width`` and ``height`` (set after Sphinx links sized images to their files), and inline
+    code of one word without ``<span class="pre">``."""
 
     def visit_Text(self, node):
         text = node.astext()

@@ -1,12 +1,6 @@
-"""The myst-nb MIME render plugin for the project's JSON outputs (:mod:`nbcourse.mime`),
-registered through the entry point group ``myst_nb.mime_renderers``.  Each output becomes the
-nodes of every medium at once, and myst-nb keeps, per builder, what its priorities prefer:
-a self-check question (:mod:`nbcourse_book.selfcheck`), an explorable figure (HTML: the
-static control with its frames as files; print: the output's still) and a table (HTML: the
-table with every header named; print: a docutils table sized for the printed line).
-"""
-
-from __future__ import annotations
+"""The myst-nb MIME render plugin (entry point group ``myst_nb.mime_renderers``) for the
+project's JSON outputs (:mod:`nbcourse.mime`): each becomes the nodes of every medium, and
+myst-nb keeps, per builder, what its priorities prefer."""
 
 import base64
 import hashlib
@@ -24,12 +18,8 @@ from nbcourse.selfcheck import Question
 
 from .selfcheck import question_nodes
 
-__all__ = ["HTML_BUILDERS", "MimeRenderer", "explore_figure", "table_html", "table_node"]
-
 HTML_BUILDERS = ("html", "dirhtml", "singlehtml", "epub")
 """Builders that show an explorable figure's static control (others print its still)."""
-
-ENTRY_POINT_GROUP = "myst_nb.mime_renderers"
 
 
 class explore_figure(nodes.General, nodes.Element):
@@ -191,20 +181,3 @@ def visit_explore_html(self, node: explore_figure) -> None:
         uris.append(posixpath.join(self.builder.imgpath, name))
     self.body.append(f'<div class="output text_html">{static_html(data, uris, lazy=True)}</div>')
     raise nodes.SkipNode
-
-
-def skip(self, node) -> None:
-    raise nodes.SkipNode
-
-
-def check_registered(app) -> None:
-    """Stop the build if myst-nb does not know the plugin (an outdated installation)."""
-    from myst_nb.core.render import load_mime_renders
-
-    if MimeRenderer not in load_mime_renders():
-        from sphinx.errors import ExtensionError
-
-        raise ExtensionError(
-            f"nbcourse_book.renderer.MimeRenderer must be registered in the entry point group "
-            f"{ENTRY_POINT_GROUP!r}, got the renderers {load_mime_renders()!r}: install the "
-            f"build package (pip install -e ./nbcourse_book)")
