@@ -26,7 +26,6 @@ HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this
     ("html-page-context", LATE, pages.drop_unused_assets),
     ("html-page-context", LATE, stylesheet.link_bundle),  # the page's final stylesheets
     ("build-finished", LATE, stylesheet.write_bundle),  # once every page is written
-    ("build-finished", LATE, mathml.remove_assets),
 )
 
 POST_TRANSFORMS = (  # (priority among Sphinx's and the other extensions' own, transform)

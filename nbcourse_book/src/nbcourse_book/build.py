@@ -114,12 +114,8 @@ def write_json(path: Path, nb: dict) -> None:
 
 
 def build_student_tree(out: Path, root: Path, branch: str = STUDENT_BRANCH) -> Path:
-    """Write the student tree to ``out`` (replacing it) and return ``out``.
-
-    ``branch`` is the branch the tree is published on, which the Colab cells install from and
-    the README's badge opens.  Each assignment contributes :func:`student_files` only, and the
-    package carries their public tests (``nbcourse/public_tests/<name>/tests.py``).
-    """
+    """Write the student tree for ``branch`` (which its Colab cells and README's badge use)
+    to ``out``, replaced; each assignment gives :func:`student_files` only."""
     out, root = Path(out), Path(root)
     if out.resolve() in (root.resolve(), *root.resolve().parents):
         raise ValueError(f"out: expected a folder outside the repository root, got {str(out)!r}")
@@ -159,12 +155,8 @@ def build_student_tree(out: Path, root: Path, branch: str = STUDENT_BRANCH) -> P
 
 
 def commit_tree(tree: Path, branch: str, repo: Path, message: str | None = None) -> str:
-    """Commit the contents of ``tree`` as the whole of ``branch`` in ``repo``; return the tip.
-
-    The commit's parent is the branch's previous tip, so the branch keeps a history students
-    can pull; a tree equal to the tip's adds no commit.  Neither the working tree, the index
-    nor ``HEAD`` of ``repo`` is touched: the files are staged in a temporary index.
-    """
+    """Commit ``tree`` as the whole of ``branch`` in ``repo``, after its tip (a tree equal to
+    the tip's adds no commit), staged in a temporary index; return the branch's tip."""
     tree, repo, branch = Path(tree), Path(repo), check_branch(branch)
     if not tree.is_dir():
         raise ValueError(f"tree: expected a folder, got {str(tree)!r}")

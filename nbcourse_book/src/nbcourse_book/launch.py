@@ -1,9 +1,5 @@
-"""Launch links: the ``{assignment}`` role and the live-notebook line after a chapter's
-exercises, opening Binder on the repository, branch and interface of ``_config.yml``.
-
-Links are resolved when a page is written, not when it is read, so a build after a change
-of branch (``make book BRANCH=student``) writes every link anew, also incrementally.
-"""
+"""Launch links on Binder (the ``{assignment}`` role, the line after a chapter's exercises),
+written when a page is written, so that a change of branch rewrites them, also incrementally."""
 
 from pathlib import Path
 from urllib.parse import quote
@@ -13,13 +9,11 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx_exercise.nodes import solution_node
 
 ASSIGNMENT = "nbcourse_assignment"
-"""Attribute of a reference made by ``{assignment}``: the student notebook's path, from
-which each builder writes its own link (HTML and print: Binder; student notebooks: the file)."""
+"""Attribute of an ``{assignment}`` reference: the student notebook's path."""
 GATHERED = "nbcourse_gathered"
 """Attribute of a solution copied onto the Solutions page (:mod:`nbcourse_book.printing`)."""
 INTERFACE_PATHS = {"jupyterlab": "lab/tree", "classic": "tree"}
-"""``launch_buttons.notebook_interface`` -> the start of Binder's ``urlpath``, as
-sphinx-book-theme's launch buttons read it."""
+"""``launch_buttons.notebook_interface`` -> the start of Binder's ``urlpath``."""
 
 
 def binder_url(repository, branch, path, *, hub="https://mybinder.org", interface="classic"):

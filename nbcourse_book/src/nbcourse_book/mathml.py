@@ -1,12 +1,7 @@
 """Mathematics typeset by KaTeX when the book is built, as MathML Core only: the HTML math
-renderer ``html_math_renderer: bookmath`` (``docs/building.md``).
-
-KaTeX runs in Node through sphinxcontrib-katex's render process, with the KaTeX that
-``nbcourse_book/package.json`` pins; an equation KaTeX cannot parse stops the build.  The
-process is started here and connected with retries (sphinxcontrib-katex connects once, which
-a busy machine can refuse), and rendered with our options (its prerendering ignores
-``katex_options``): ``docs/upstream/sphinxcontrib-katex.patch``.
-"""
+renderer ``bookmath`` (``docs/building.md``).  It starts sphinxcontrib-katex's render process
+itself and renders with its own options until ``docs/upstream/sphinxcontrib-katex.patch``
+is released."""
 
 import atexit
 import html
@@ -49,12 +44,8 @@ def katex_dist():
 
 
 def styled(char, variant):
-    """``char`` in the mathematical alphabet that ``mathvariant="variant"`` names, if any.
-
-    MathML Core (what browsers implement) styles letters by their code points -- bold theta
-    is U+1D73D -- and ignores ``mathvariant`` other than ``normal``, which KaTeX still
-    writes for ``\\mathbf``, ``\\boldsymbol``, ``\\mathbb`` and the like.
-    """
+    """``char`` in the mathematical alphabet that ``mathvariant="variant"`` names, if any:
+    MathML Core styles letters by their code points (bold theta is U+1D73D) only."""
     words = {"bold-sans-serif": "SANS-SERIF BOLD", "sans-serif-bold-italic":
              "SANS-SERIF BOLD ITALIC"}.get(variant, variant.upper().replace("-", " "))
     words = words.replace("DOUBLE STRUCK", "DOUBLE-STRUCK").replace("SANS SERIF", "SANS-SERIF")
@@ -79,13 +70,8 @@ def styled(char, variant):
 
 
 def core_mathml(mathml):
-    """KaTeX's MathML made MathML Core: styled letters as code points, no markup in tokens.
-
-    ``mathvariant`` other than ``normal`` becomes the letters of that alphabet (see
-    ``styled``); a token element holding elements (KaTeX writes ``\\stackrel`` as an
-    ``<mo>`` around an ``<mover>``, which a browser shows as a line of text) becomes an
-    ``<mrow>``; the ``<mrow>`` KaTeX writes around a formula of one element is left out.
-    """
+    """KaTeX's MathML made MathML Core: styled letters as code points, a token holding
+    elements (``\\stackrel``) an ``<mrow>``, no ``<mrow>`` around a formula of one element."""
     root = ET.fromstring(mathml)
     semantics = root[0] if len(root) and root[0].tag == f"{{{MATHML_NS}}}semantics" else None
     if semantics is not None and len(semantics) and semantics[0].tag == f"{{{MATHML_NS}}}mrow" \
@@ -182,15 +168,7 @@ def start_katex(app):
 
 def add_assets(app):
     """KaTeX's copy-tex, deferred, on HTML pages."""
-    if getattr(app.builder, "math_renderer_name", None) != NAME:
-        return
-    static = app.builder.nbcourse_katex_static = Path(tempfile.mkdtemp(prefix="nbcourse-katex-"))
-    (static / "katex").mkdir()
-    shutil.copy2(katex_dist() / COPY_TEX, static / "katex" / Path(COPY_TEX).name)
-    app.config.html_static_path = [*app.config.html_static_path, str(static)]
-    app.add_js_file(f"katex/{Path(COPY_TEX).name}", loading_method="defer")
-
-
-def remove_assets(app, exception):
-    """The folder of copy-tex is removed once Sphinx has copied it."""
-    shutil.rmtree(getattr(app.builder, "nbcourse_katex_static", ""), ignore_errors=True)
+    if getattr(app.builder, "math_renderer_name", None) == NAME:
+        (Path(app.outdir) / "_static" / "katex").mkdir(parents=True, exist_ok=True)
+        shutil.copy2(katex_dist() / COPY_TEX, Path(app.outdir) / "_static" / "katex")
+        app.add_js_file(f"katex/{Path(COPY_TEX).name}", loading_method="defer")

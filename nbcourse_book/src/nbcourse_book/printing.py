@@ -103,9 +103,7 @@ def placeholders(document, kind):
 
 class GatherSolutions(SphinxPostTransform):
     """Fill ``{solutions}`` with copies of every exercise solution, chapter by chapter; in
-    LaTeX the page is an appendix and each solution in a chapter a line giving its page.
-    Runs before LaTeX equation references (5) and references (10) are resolved and
-    sphinx-exercise titles solutions (20-22), so that the copies get them too."""
+    LaTeX the page is an appendix and each solution in a chapter a line giving its page."""
 
     def run(self, **kwargs):
         printed = self.app.builder.format == "latex"

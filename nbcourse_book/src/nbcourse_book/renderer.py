@@ -87,12 +87,8 @@ def _grid(rows: list) -> list[list[tuple[str, int]]]:
 
 
 def _widths(grid: list, ncols: int) -> list[int]:
-    """Column widths in characters for the printed line.
-
-    Each column gets at least its longest word, which cannot wrap; the room left on the line
-    goes to the columns with longer text, in proportion to how much more they would take, up
-    to 24 characters.
-    """
+    """Column widths in characters for the printed line: each column its longest word at
+    least, the room left to longer texts in proportion to their want (up to 24)."""
     need, want = [5] * ncols, [5] * ncols
     for row in grid:
         column = 0
@@ -141,8 +137,7 @@ def table_nodes(form) -> list[nodes.Element]:
 
 
 class MimeRenderer:
-    """myst-nb MIME render plugin for :data:`~nbcourse.mime.SELFCHECK`,
-    :data:`~nbcourse.mime.EXPLORE` and :data:`~nbcourse.mime.TABLE` (see the module notes)."""
+    """The plugin for :data:`~nbcourse.mime.SELFCHECK`, ``EXPLORE`` and ``TABLE``."""
 
     mime_priority_overrides = ([("*", SELFCHECK, 1), ("*", TABLE, 1)]
                                + [(builder, EXPLORE, 1) for builder in HTML_BUILDERS])

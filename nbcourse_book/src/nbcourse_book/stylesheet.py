@@ -1,12 +1,6 @@
-"""One stylesheet for every HTML page, holding only the rules the book's markup can use
-(``nbcourse_css_bundle: true``; ``docs/building.md``).
-
-When the build has finished, the theme's stylesheets and every stylesheet the extensions and
-the book add are joined in the pages' order, their ``url()`` and ``@import`` paths made
-relative to ``_static``, and PurgeCSS (pinned by ``nbcourse_book/package.json``) drops the
-rules whose selectors name nothing found in a built page or a script of ``_static``.  The
-layout template leaves out the theme's own links when ``nbcourse_css_bundle`` is set in the
-page context.
+"""One stylesheet for every HTML page (``nbcourse_css_bundle: true``): once the pages are
+written, the theme's and extensions' stylesheets joined in the pages' order, and PurgeCSS
+drops the rules that name nothing in a page or a script of ``_static`` (``docs/building.md``).
 """
 
 import os
