@@ -533,8 +533,9 @@ def test_the_student_edition_links_only_files_of_the_student_branch(tree, tmp_pa
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q", "-b", "main")
-    _git(repo, "-c", "user.name=Course", "-c", "user.email=course@example.org", "commit", "-q",
-         "--allow-empty", "-m", "start")
+    _git(repo, "config", "user.email", "course@example.org")
+    _git(repo, "config", "user.name", "Course")
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "start")
     bst.commit_tree(tree, "student", repo=repo)
     published = set(_git(repo, "ls-tree", "-r", "--name-only", "student").split())
     slug = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"][
