@@ -65,7 +65,7 @@ NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 BEYOND_PYTHON := sandbox or notebooks or browser or book or tex or network or cluster or slow
 
 test: book $(AXE)
-	$(PYTEST) --durations=25 $(NBVAL) nbcourse tests book
+	$(PYTEST) --durations=25 $(NBVAL) nbcourse nbcourse_book/src tests book
 	$(MAKE) --no-print-directory test-cpus
 
 check: $(STAMP)
