@@ -99,11 +99,11 @@ def copies_boundary(p, copies):
     """Where naive Bayes that counts the evidence of feature A ``copies`` times changes its mind.
 
     Take two classes with equal priors and two features A and B independent within each class,
-    and let ``p = P(+ | A)`` and ``q = P(+ | B)`` be the posteriors each gives alone. The Bayes
-    rule decides + when ``p q > (1 - p)(1 - q)``, that is ``q > 1 - p``. A naive Bayes model fed
-    A together with ``copies - 1`` exact copies of it decides + when
-    ``p^m q > (1 - p)^m (1 - q)`` with ``m = copies``, that is when ``q`` exceeds the value
-    returned here (Domingos & Pazzani 1997, section 4, for ``m = 2``).
+    and let ``P_A = P(+ | A)`` (the argument ``p``) and ``P_B = P(+ | B)`` be the posteriors
+    each gives alone. The Bayes rule decides + when ``P_A P_B > (1 - P_A)(1 - P_B)``, that is
+    ``P_B > 1 - P_A``. A naive Bayes model fed A together with ``copies - 1`` exact copies of it
+    decides + when ``P_A^m P_B > (1 - P_A)^m (1 - P_B)`` with ``m = copies``, that is when
+    ``P_B`` exceeds the value returned here (Domingos & Pazzani 1997, section 4, for ``m = 2``).
 
     Parameters
     ----------

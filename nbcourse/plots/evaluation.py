@@ -45,10 +45,10 @@ def _check_curves(curves, name: str) -> dict:
 
 
 def plot_copies_square(copies, *, ax=None):
-    """The unit square of ``(p, q)`` with the Bayes boundary and the m-copy boundary.
+    """The unit square of ``(P_A, P_B)`` with the Bayes boundary and the m-copy boundary.
 
-    ``p = P(+ | A)`` and ``q = P(+ | B)``; the Bayes rule decides + above ``q = 1 - p``
-    (dashed), naive Bayes with A counted ``copies`` times above
+    ``P_A = P(+ | A)`` and ``P_B = P(+ | B)``; the Bayes rule decides + above
+    ``P_B = 1 - P_A`` (dashed), naive Bayes with A counted ``copies`` times above
     :func:`nbcourse.evaluation.copies_boundary` (solid). Between the two the decisions
     differ (shaded); the legend gives that area (Domingos & Pazzani 1997).
 
@@ -74,7 +74,7 @@ def plot_copies_square(copies, *, ax=None):
     ax = get_axes(ax, figsize=(4.2, 4.2))
     p = np.linspace(0, 1, 401)
     bayes, naive = 1 - p, copies_boundary(p, m)
-    ax.plot(p, bayes, color="black", ls="--", lw=1.5, label="Bayes rule: q = 1 − p")
+    ax.plot(p, bayes, color="black", ls="--", lw=1.5, label="Bayes rule: $P_B = 1 - P_A$")
     ax.plot(p, naive, color=COLORS["blue"], lw=2.2,
             label=f"naive Bayes, A counted {m} time{'s' if m > 1 else ''}")
     ax.fill_between(p, bayes, naive, color=COLORS["orange"], alpha=0.55, hatch="//",
@@ -85,8 +85,8 @@ def plot_copies_square(copies, *, ax=None):
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
-    ax.set_xlabel("p = P(+ | A)")
-    ax.set_ylabel("q = P(+ | B)")
+    ax.set_xlabel("$P_A = P(+ \\mid A)$")
+    ax.set_ylabel("$P_B = P(+ \\mid B)$")
     ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0.0, 1.02), frameon=False)
     return ax
 
