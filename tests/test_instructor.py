@@ -357,7 +357,7 @@ def plan_chapters(text):
     """The documents a meeting of the course plan names: "Part II chapters 2 and 3", "the
     playground (chapter 4)", "the audit"."""
     docs, part = set(), None
-    pattern = (r"(?:Part (I{1,2}) )?chapters? (\d+(?:(?:, | and )\d+)*)"
+    pattern = (r"(?:Part (I{1,3}) )?chapters? (\d+(?:(?:, | and )\d+)*)"
                r"|the playground \(chapter (\d+)\)|(audit)")
     for m in re.finditer(pattern, text):
         if m.group(4):
@@ -365,7 +365,7 @@ def plan_chapters(text):
             continue
         part = m.group(1) or part
         for n in re.findall(r"\d+", m.group(2) or m.group(3)):
-            prefix = f"book/part{2 if part == 'II' else 1}/{int(n):02d}_"
+            prefix = f"book/part{len(part or 'I')}/{int(n):02d}_"
             matched = [d for d in CHAPTERS if d.startswith(prefix)]
             assert len(matched) == 1, (text, prefix)
             docs.add(matched[0])
@@ -410,12 +410,12 @@ def test_each_schedule_covers_every_chapter_it_keeps():
         assert not covered & dropped, f"{schedule}: meets on what it leaves as reading"
 
 
-def test_the_optional_fourth_week_outlines_every_part3_chapter():
+def test_part3_has_an_outline_for_each_chapter():
     plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
-    week = plan.split("## An optional fourth week: Part III", 1)[1].split("\n## ", 1)[0]
+    weeks = plan.split("## Part III, an optional continuation", 1)[1].split("\n## ", 1)[0]
     text = OUTLINES.read_text(encoding="utf-8")
-    section = text.split("## Optional fourth week: Part III", 1)[1].split("\n## ", 1)[0]
-    bodies = re.split(r"^### Week 4, meeting \d:.*$", section, flags=re.M)[1:]
+    section = text.split("## Part III, an optional continuation", 1)[1].split("\n## ", 1)[0]
+    bodies = re.split(r"^### Week \d, meeting \d:.*$", section, flags=re.M)[1:]
     ids = {e["id"]: e["chapter"] for e in bank()}
     covered = set()
     for body in bodies:
@@ -427,9 +427,75 @@ def test_the_optional_fourth_week_outlines_every_part3_chapter():
         assert len(quiz) >= 3 and all(ids.get(q) in chapters for q in quiz), quiz
         homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
         assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
-        assert all(a in week for a in homework), homework
+        assert all(a in weeks for a in homework), homework
     assert covered == PART3
-    assert len(re.findall(r"Part III chapter \d", week)) == len(PART3)
+    assert len(re.findall(r"Part III chapter \d", weeks)) == len(PART3)
+
+
+def schedule_weeks(section):
+    """``[(week, [meeting texts], [assignments due])]`` of one schedule of the course plan."""
+    found = []
+    for week, body in re.findall(r"^- \*\*Week (\d)[^*]*\*\*(.*?)(?=^- \*\*Week|\Z)", section,
+                                 re.S | re.M):
+        meetings_text, _, due = body.partition("Due")
+        due = due.split(".")[0]
+        meetings = re.findall(r"Meeting \d: (.*?)(?=Meeting \d:|\Z)", meetings_text, re.S)
+        found.append((int(week), meetings, re.findall(r"\b\d\d-[a-z-]*[a-z]", due)))
+    return found
+
+
+def chapters_each_assignment_needs():
+    """``{assignment: {chapter}}`` from the course plan's table of units and assignments."""
+    plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
+    needs = {}
+    for chapter, cell in re.findall(r"^\| \{doc\}`([\w/]+)` \|[^|]*\| (.*?) \|$", plan, re.M):
+        for assignment in re.findall(r"\b\d\d-[a-z-]*[a-z]", cell):
+            needs.setdefault(assignment, set()).add(f"book/{chapter}")
+    return needs
+
+
+def schedule_problems(section, needs, met=None):
+    """What is wrong with one schedule: a week of more than three meetings, or an assignment due
+    before a meeting on a chapter it needs (``needs``: assignment -> chapters; ``met``: chapters
+    met before the schedule starts, with their week)."""
+    met, problems, weeks = dict(met or {}), [], schedule_weeks(section)
+    for week, meetings, _ in weeks:
+        if not 1 <= len(meetings) <= 3:
+            problems.append(f"week {week} has {len(meetings)} meetings")
+        part = re.search(r"Part (I{1,3})\.", section.split(f"Week {week}", 1)[1]).group(1)
+        for text in meetings:
+            for chapter in plan_chapters(text if text.startswith("Part") else f"Part {part} {text}"):
+                met.setdefault(chapter, week)
+    for week, _, due in weeks:
+        for assignment in due:
+            late = sorted(c for c in needs.get(assignment, ()) if met.get(c, 0) > week)
+            if late:
+                problems.append(f"{assignment} is due in week {week} before {late}")
+    return problems
+
+
+@pytest.mark.parametrize("schedule", ["A three-week schedule", "A two-week schedule",
+                                      "Part III, an optional continuation"])
+def test_every_schedule_keeps_three_meetings_a_week_and_sets_work_after_its_chapters(schedule):
+    plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
+    section = plan.split(f"## {schedule}", 1)[1].split("\n## ", 1)[0]
+    assert schedule_weeks(section), schedule
+    before = {d: 3 for d in set(CHAPTERS) - PART3} if schedule.startswith("Part III") else {}
+    assert schedule_problems(section, chapters_each_assignment_needs(), before) == []
+
+
+def test_the_schedule_check_finds_a_crowded_week_and_work_due_too_early():
+    section = """
+- **Week 1, Part I.** Meeting 1: chapter 1. Meeting 2: chapter 2. Due: 02-binary-discriminant.
+- **Week 2, Part I.** Meeting 1: chapter 3. Meeting 2: chapter 4. Meeting 3: chapter 5.
+  Meeting 4: chapter 1. Due: 03-real-data.
+"""
+    needs = chapters_each_assignment_needs()
+    assert "book/part1/03_generative_discriminative" in needs["02-binary-discriminant"]
+    assert schedule_problems(section, needs) == [
+        "week 2 has 4 meetings",
+        "02-binary-discriminant is due in week 1 before ['book/part1/03_generative_discriminative', "
+        "'book/part1/04_explore_binary_discriminant']"]
 
 
 # --------------------------------------------------------------------------- the student tree
