@@ -9,13 +9,14 @@ STUDENT := _build/student
 STUDENT_BRANCH ?= student
 REMOTE ?= origin
 AXE    := tests/node_modules/axe-core/axe.min.js
-KATEX  := tools/node_modules/katex/dist/katex.min.js
+KATEX  := nbcourse_book/node_modules/katex/dist/katex.min.js
 
 .PHONY: help book pdf check test test-notebooks test-grader test-book test-cpus refresh bench \
 	lint clean student student-branch push-student test-jupyterlab
 
 help:
-	@echo "make book     build the HTML book into $(HTML) (warnings are errors)"
+	@echo "make book     build the HTML book into $(HTML) (warnings are errors); BRANCH=student"
+	@echo "              makes every launch link open that branch (default: _config.yml's)"
 	@echo "make pdf      build the print edition $(PDF) with xelatex (TeX packages: README)"
 	@echo "make test     every test below in one run, as CI does, with the 25 slowest listed"
 	@echo "make check    library, doctests and grading logic: what needs only Python (under a minute)"
@@ -29,11 +30,12 @@ help:
 	@echo "make student-branch  commit $(STUDENT) as branch $(STUDENT_BRANCH), leaving the checkout alone"
 	@echo "make push-student  commit $(STUDENT) as branch $(STUDENT_BRANCH) and push it to $(REMOTE)"
 	@echo "make test-jupyterlab  the chapters and assignments in JupyterLab, driven by Chromium"
-	@echo "make lint     ruff over the library, tests, tools and benchmarks"
+	@echo "make lint     ruff over the library, the build package, tests and benchmarks"
 	@echo "make clean    remove $(VENV) and _build"
 	@echo "make help     this list"
 
-$(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyproject.toml
+$(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyproject.toml \
+		nbcourse_book/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
@@ -41,16 +43,18 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyprojec
 	touch $(STAMP)
 
 book: $(STAMP) $(KATEX)
-	$(PY) -m tools.build_book
+	$(PY) -m nbcourse_book.build html $(if $(BRANCH),--branch $(BRANCH))
+	@if [ -f $(PDF) ]; then cp $(PDF) $(HTML)/ && echo "book: $(PDF) copied into $(HTML)"; fi
 
-# KaTeX typesets the book's mathematics at build time, pinned by tools/package-lock.json.
-$(KATEX): tools/package.json tools/package-lock.json
-	cd tools && npm ci --no-audit --no-fund
+# KaTeX typesets the book's mathematics at build time and PurgeCSS trims its stylesheet,
+# pinned by nbcourse_book/package-lock.json.
+$(KATEX): nbcourse_book/package.json nbcourse_book/package-lock.json
+	cd nbcourse_book && npm ci --no-audit --no-fund
 	touch $(KATEX)
 
 # The print edition: Jupyter Book's LaTeX route, xelatex through latexmk, warnings are errors.
 pdf: $(STAMP)
-	$(PY) -m tools.build_book --builder pdflatex
+	$(PY) -m nbcourse_book.build pdf $(if $(BRANCH),--branch $(BRANCH))
 	@test -s $(PDF) && echo "pdf: $(PDF)"
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
@@ -61,7 +65,7 @@ NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 BEYOND_PYTHON := sandbox or notebooks or browser or book or tex or network or cluster or slow
 
 test: book $(AXE)
-	$(PYTEST) --durations=25 $(NBVAL) nbcourse tests book
+	$(PYTEST) --durations=25 $(NBVAL) nbcourse nbcourse_book/src tests book
 	$(MAKE) --no-print-directory test-cpus
 
 check: $(STAMP)
@@ -108,14 +112,22 @@ else
 	@echo "test-cpus: the SSE4 emulation needs an x86-64 processor with SSE4.2: skipped"
 endif
 
+# Re-execution: nbconvert runs each notebook top to bottom in a fresh kernel whose working
+# folder is the notebook's, hash-seeded, with interactive figures in the form the book stores;
+# it records no timing and no widget state, so a second run changes no byte.  A failing cell
+# stops it with the notebook's name and the cell's source and error.
+NOTEBOOKS ?= $(sort $(wildcard book/*.ipynb book/*/*.ipynb))
+EXECUTE = PYTHONHASHSEED=0 NBCOURSE_FIGURES=static $(VENV)/bin/jupyter nbconvert --to notebook \
+	--execute --ExecutePreprocessor.timeout=120 --ExecutePreprocessor.record_timing=False \
+	--ExecutePreprocessor.store_widget_state=False
 refresh: $(STAMP)
-	$(PY) -m tools.run_notebooks --inplace book
+	$(EXECUTE) --inplace $(NOTEBOOKS)
 
 student: $(STAMP)
-	$(PY) -m tools.build_student_tree --out $(STUDENT)
+	$(PY) -m nbcourse_book.build student --out $(STUDENT)
 
 student-branch: $(STAMP)
-	$(PY) -m tools.build_student_tree --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
+	$(PY) -m nbcourse_book.build student --out $(STUDENT) --commit-branch $(STUDENT_BRANCH)
 
 push-student: student-branch
 	git push $(REMOTE) $(STUDENT_BRANCH)
@@ -127,7 +139,7 @@ bench: $(STAMP)
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 lint: $(STAMP)
-	$(PY) -m ruff check nbcourse tests tools benchmarks
+	$(PY) -m ruff check nbcourse nbcourse_book tests benchmarks
 
 # axe-core for the accessibility test, pinned by tests/package-lock.json (npm registry).
 $(AXE): tests/package.json tests/package-lock.json
@@ -135,4 +147,4 @@ $(AXE): tests/package.json tests/package-lock.json
 	touch $(AXE)
 
 clean:
-	rm -rf $(VENV) _build tests/node_modules tools/node_modules
+	rm -rf $(VENV) _build tests/node_modules nbcourse_book/node_modules

@@ -7,8 +7,11 @@ code; ``--baseline``, default the commit before the sandbox changed):
 * submissions per second per core: ``--copies`` copies of the solution (a complete, typical
   submission with its check cells), ``--workers`` worker processes (goal: at least 1);
 * the cost of starting one sandboxed kernel and stopping it (median of ``--starts``);
-
-* the same two figures for ``--before``, the sandbox before least privilege;
+* in the same run, a bare ``jupyter nbconvert --execute`` of the same copies (``--workers``
+  processes, each executing its share one after another, no sandbox, no checks), and the
+  grader's cost per submission per core as a ratio to it: a figure that moves far less
+  with the machine than an absolute rate (``--no-bare`` leaves it out);
+* the same figures for ``--before``, the sandbox before least privilege;
 * the bookkeeping of a large batch: ``--bookkeeping`` submissions that are not notebooks
   (each graded at once, without a kernel, so what is timed is writing ``grades.csv``, the
   written answers and ``results.json``), against the grader of ``--bookkeeping-baseline``
@@ -210,6 +213,31 @@ def _run(code, args, pythonpath=None, cwd=None):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _bare(exercise, copies, workers, folder):
+    """Seconds of a bare ``jupyter nbconvert --execute`` of ``copies`` copies of the solution,
+    split over ``workers`` processes that run at once; raises if a notebook fails."""
+    import shutil
+    import time
+
+    folder.mkdir()
+    notebooks = []
+    for i in range(copies):
+        notebooks.append(folder / f"student{i:03d}.ipynb")
+        shutil.copy(exercise / "solution.ipynb", notebooks[-1])
+    jupyter = Path(sys.executable).parent / "jupyter"
+    start = time.perf_counter()
+    procs = [subprocess.Popen([str(jupyter), "nbconvert", "--execute", "--to", "notebook",
+                               "--output-dir", str(folder / f"out{k}"), "--log-level", "ERROR",
+                               *map(str, notebooks[k::workers])], cwd=folder,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for k in range(min(workers, copies))]
+    errors = [p.communicate()[1] for p in procs]
+    seconds = time.perf_counter() - start
+    if any(p.returncode for p in procs):
+        raise RuntimeError("jupyter nbconvert --execute failed: " + "".join(errors)[-3000:])
+    return seconds
+
+
 def _baseline_tree(commit, folder):
     """The package and the exercise as they were at ``commit`` (``git archive``)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "nbcourse", EXERCISE],
@@ -229,6 +257,8 @@ def main():
     parser.add_argument("--before", default=BEFORE,
                         help="git commit of the same sandbox before least privilege ('' to "
                              "leave it out)")
+    parser.add_argument("--no-bare", action="store_true",
+                        help="leave out the bare nbconvert execution and the ratio")
     parser.add_argument("--bookkeeping", type=int, default=1000,
                         help="submissions of the bookkeeping batch (0: leave it out)")
     parser.add_argument("--bookkeeping-baseline", default=BOOKKEEPING_BASELINE)
@@ -246,10 +276,17 @@ def main():
             before = _baseline_tree(args.before, Path(tmp) / "before")
             runs.append((f"bubblewrap sandbox before least privilege ({args.before})",
                          str(before), before / EXERCISE, START_NEW, ["new"]))
+        bare = None
+        if not args.no_bare:
+            seconds = _bare(ROOT / EXERCISE, args.copies, args.workers, Path(tmp) / "bare")
+            bare = seconds * cores / args.copies
+            print(f"\nbare jupyter nbconvert --execute, {args.workers} processes: {args.copies} "
+                  f"notebooks in {seconds:.1f} s: {bare:.3f} s per notebook per core")
         for label, path, exercise, start_code, extra in runs:
             starts = _run(start_code, [args.starts], path)
             work = Path(tempfile.mkdtemp(dir=tmp))
             r = _run(THROUGHPUT, [exercise, work, args.copies, args.workers, *extra], path)
+            cost = r["seconds"] * cores / r["n"]
             print(f"\n{label}")
             print(f"  sandbox start + stop: median {starts[len(starts) // 2] * 1000:.0f} ms, "
                   f"min {starts[0] * 1000:.0f} ms ({len(starts)} starts)")
@@ -257,6 +294,9 @@ def main():
                   f" {r['n'] / r['seconds']:.2f} submissions/s, "
                   f"{r['n'] / r['seconds'] / cores:.2f} submissions/s/core; "
                   f"median {r['median']:.2f} s per submission")
+            if bare:
+                print(f"  cost per submission per core: {cost:.3f} s, {cost / bare:.3f} x a bare "
+                      f"nbconvert --execute of the same notebook")
         if args.bookkeeping:
             print(f"\nbookkeeping: {args.bookkeeping} submissions that are not notebooks, "
                   f"2 workers")

@@ -121,7 +121,7 @@ def main(repeats=3):
 def book_figures(book: Path) -> None:
     """Time every interactive figure of the book as ``make refresh`` builds it.
 
-    Each notebook runs once in a fresh kernel (as ``tools/run_notebooks.py`` runs it, with
+    Each notebook runs once in a fresh kernel (as ``make refresh`` runs it, with
     ``NBCOURSE_FIGURES=static``); the wall time of each cell that calls ``explore`` comes
     from nbclient's execution timestamps.  Nothing is written back.
     """

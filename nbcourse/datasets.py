@@ -233,6 +233,10 @@ _HAIR_EYE_COUNTS = (
 def titanic() -> CountTable:
     """Survival of the 2,201 people aboard the Titanic (R ``datasets::Titanic``).
 
+    R documents its source as Dawson (1995), "The 'Unusual Episode' Data Revisited", Journal of
+    Statistics Education 3(3), from the British Board of Trade's inquiry into the sinking (1912;
+    reprinted 1990).  ``nbcourse/data/README.md`` says what it means to use these counts.
+
     Returns
     -------
     CountTable
@@ -250,6 +254,10 @@ def titanic() -> CountTable:
 
 def hair_eye_color() -> CountTable:
     """Hair colour, eye colour and sex of 592 students (R ``datasets::HairEyeColor``).
+
+    The hair-by-eye table is Snee's (1974) survey of statistics students at the University of
+    Delaware; R documents that the split by sex was added by Friendly (1992) for teaching, so
+    results that involve sex illustrate methods only (``nbcourse/data/README.md``).
 
     Returns
     -------

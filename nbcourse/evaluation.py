@@ -11,12 +11,14 @@
   Nadeau & Bengio (2003) for the overlap of the training sets;
 * :func:`roc_curve`, :func:`roc_auc`: the ROC curve of a score and the area under it,
   which equals the Mann-Whitney probability that a positive outscores a negative
-  (Hanley & McNeil 1982; Fawcett 2006);
+  (Hanley & McNeil 1982; Fawcett 2006); :func:`ranking_pairs` counts the (positive,
+  negative) pairs a score orders rightly, ties and orders wrongly;
 * :func:`precision_recall_curve`, :func:`average_precision`: precision against recall,
   the curve to read when positives are rare (Davis & Goadrich 2006; Saito & Rehmsmeier 2015);
 * :func:`confusion_matrix` and :func:`class_scores`: with several classes, the table of true
   against predicted classes and each class's precision, recall and F1 with their macro and
-  micro averages (Manning, Raghavan & Schütze 2008, §13.6; Sokolova & Lapalme 2009).
+  micro averages (Manning, Raghavan & Schütze 2008, §13.6; Sokolova & Lapalme 2009);
+* :func:`holm`: p-values of several tests adjusted for their number (Holm 1979).
 
 The curves take binary labels (1 or True marks the positive class) and a real score (a
 probability or a log odds); larger scores mean "more likely positive".
@@ -35,6 +37,7 @@ from ._validation import _describe, as_real_array, check_int, check_positive
 __all__ = [
     "ClassScores",
     "McNemar",
+    "RankingPairs",
     "TInterval",
     "average_precision",
     "class_scores",
@@ -43,8 +46,10 @@ __all__ = [
     "copies_disagreement",
     "disagreement_table",
     "fold_t_interval",
+    "holm",
     "mcnemar_test",
     "precision_recall_curve",
+    "ranking_pairs",
     "roc_auc",
     "roc_curve",
 ]
@@ -100,11 +105,11 @@ def copies_boundary(p, copies):
     """Where naive Bayes that counts the evidence of feature A ``copies`` times changes its mind.
 
     Take two classes with equal priors and two features A and B independent within each class,
-    and let ``p = P(+ | A)`` and ``q = P(+ | B)`` be the posteriors each gives alone. The Bayes
-    rule decides + when ``p q > (1 - p)(1 - q)``, that is ``q > 1 - p``. A naive Bayes model fed
-    A together with ``copies - 1`` exact copies of it decides + when
-    ``p^m q > (1 - p)^m (1 - q)`` with ``m = copies``, that is when ``q`` exceeds the value
-    returned here (Domingos & Pazzani 1997, section 4, for ``m = 2``).
+    and let ``P_A = P(+ | A)`` (the argument ``p``) and ``P_B = P(+ | B)`` be the posteriors
+    each gives alone. The Bayes rule decides + when ``P_A P_B > (1 - P_A)(1 - P_B)``, that is
+    ``P_B > 1 - P_A``. A naive Bayes model fed A together with ``copies - 1`` exact copies of it
+    decides + when ``P_A^m P_B > (1 - P_A)^m (1 - P_B)`` with ``m = copies``, that is when
+    ``P_B`` exceeds the value returned here (Domingos & Pazzani 1997, section 4, for ``m = 2``).
 
     Parameters
     ----------
@@ -381,6 +386,69 @@ def roc_auc(y, score) -> float:
     return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
 
 
+@dataclass(frozen=True)
+class RankingPairs:
+    """How a score orders the (positive, negative) pairs (see :func:`ranking_pairs`).
+
+    Attributes
+    ----------
+    right, tied, wrong : int
+        Pairs whose positive has the larger score, an equal score, the smaller score.
+    """
+
+    right: int
+    tied: int
+    wrong: int
+
+    @property
+    def total(self) -> int:
+        """Number of (positive, negative) pairs."""
+        return self.right + self.tied + self.wrong
+
+    @property
+    def auc(self) -> float:
+        """``(right + tied / 2) / total``: the area under the ROC curve (eq. ww-auc)."""
+        return (self.right + self.tied / 2) / self.total
+
+
+def ranking_pairs(y, score) -> RankingPairs:
+    """Count the (positive, negative) pairs that ``score`` orders rightly, ties and orders wrongly.
+
+    The AUC is ``(right + tied / 2) / total`` (Hanley & McNeil 1982), so a map of the scores
+    changes it only through these counts: a strictly increasing map changes none of them,
+    while a non-decreasing step map, such as an isotonic recalibration, turns pairs of
+    different scores into ties, and each tie counts one half whether the pair was ordered
+    rightly or wrongly before.
+
+    Parameters
+    ----------
+    y : array_like of {0, 1} or bool, shape (N,)
+        1 marks a positive case; both classes must occur.
+    score : array_like of float, shape (N,)
+        Larger means more likely positive.
+
+    Returns
+    -------
+    RankingPairs
+
+    Examples
+    --------
+    >>> pairs = ranking_pairs([0, 1, 1, 0], [0.1, 0.8, 0.4, 0.4])
+    >>> pairs
+    RankingPairs(right=3, tied=1, wrong=0)
+    >>> pairs.auc
+    0.875
+    """
+    y = _check_binary_labels(y)
+    s = _check_score(score, y.size)
+    negatives = np.sort(s[~y])
+    below = np.searchsorted(negatives, s[y], side="left")   # negatives scored lower
+    not_above = np.searchsorted(negatives, s[y], side="right")
+    right = int(below.sum())
+    tied = int((not_above - below).sum())
+    return RankingPairs(right, tied, int(y.sum()) * negatives.size - right - tied)
+
+
 def precision_recall_curve(y, score):
     """Precision and recall of "positive when score >= threshold" at every distinct score.
 
@@ -562,3 +630,37 @@ def class_scores(y, pred, labels=None) -> ClassScores:
              "f1": float(_ratio(2 * TP, 2 * TP + FP + FN))}
     return ClassScores(labels, precision, recall, f1, M.sum(axis=1).astype(np.int64), macro,
                        micro)
+# ------------------------------------------------------------- multiplicity
+def holm(p_values) -> np.ndarray:
+    """P-values adjusted for the number of tests by Holm's step-down method (Holm 1979).
+
+    Sort the ``m`` p-values increasingly, multiply the ``i``-th smallest (from ``i = 1``) by
+    ``m - i + 1``, carry the running maximum forward so that the adjusted values keep the
+    order of the raw ones, and cap at 1.  Rejecting every test whose adjusted p-value is
+    below ``a`` keeps the probability of any false rejection among the ``m`` at most ``a``,
+    whatever the dependence between the tests; it never rejects less than Bonferroni's
+    ``m · p``.
+
+    Parameters
+    ----------
+    p_values : array_like of float in [0, 1], shape (m,)
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        The adjusted p-values, in the order given.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = as_real_array(p_values, "p_values")
+    if p.ndim != 1 or p.size == 0 or not np.all((p >= 0) & (p <= 1)):
+        raise ValueError(f"p_values must be a non-empty 1-d array of numbers in [0, 1], "
+                         f"got {_describe(p)}")
+    order = np.argsort(p, kind="mergesort")
+    scaled = p[order] * (p.size - np.arange(p.size))
+    adjusted = np.empty_like(p, dtype=float)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
+    return adjusted

@@ -47,7 +47,7 @@ own, beside the representations that any front end shows:
     once ``nbcourse`` is imported (:func:`nbcourse.load_ipython_extension`).
 
 The HTML and LaTeX of the book come from these forms through a myst-nb MIME render plugin,
-:mod:`nbcourse.mystnb`.  :func:`payload` takes the data of one type out of a bundle and checks
+:mod:`nbcourse_book.renderer`.  :func:`payload` takes the data of one type out of a bundle and checks
 its envelope, so that a malformed output fails with an error naming what was expected.
 """
 

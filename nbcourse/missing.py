@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import (
+    _describe,
     as_generator,
     as_real_array,
     check_alpha,
@@ -74,7 +75,7 @@ __all__ = [
 MISSING = -1
 
 #: The mechanisms :func:`remove_values` knows.
-MECHANISMS = ("mcar", "mnar")
+MECHANISMS = ("mcar", "mnar", "mnar-partial", "class")
 
 #: The strategies :func:`compare_missing_strategies` measures, in the order of its results.
 STRATEGIES = ("marginalise", "impute mode", "complete cases", "missing category")
@@ -400,8 +401,8 @@ def _check_rate(rate, name: str = "rate") -> float:
     return value
 
 
-def remove_values(X, rate, *, mechanism="mcar", values=None, seed=None, missing=MISSING):
-    """Replace entries of ``X`` by ``missing``, at random or depending on the value.
+def remove_values(X, rate, *, mechanism="mcar", values=None, seed=None, missing=MISSING, y=None):
+    """Replace entries of ``X`` by ``missing``, at random, depending on the value or on the class.
 
     * ``"mcar"`` (missing completely at random, Rubin 1976): every entry goes missing with
       probability ``rate``, whatever its value and class.
@@ -410,7 +411,17 @@ def remove_values(X, rate, *, mechanism="mcar", values=None, seed=None, missing=
       ``N_{j u_j}`` is the number of rows with ``x_j = u_j``; so a share ``rate`` of the
       feature goes missing when there are enough such rows (otherwise all of them do).  The
       chance of going missing depends on the value itself: the self-masking mechanism
-      discussed by Little & Rubin (2019).
+      discussed by Little & Rubin (2019).  A hole then identifies the value, the case most
+      favourable to coding "missing" as a category of its own.
+    * ``"mnar-partial"``: an entry with ``x_j = u_j`` goes missing with twice the probability
+      of any other entry of feature ``j``, ``q = min(1, 2 · rate · N / (N + N_{j u_j}))``
+      against ``rate · N / (N + N_{j u_j})``, so that a share ``rate`` of the feature goes
+      missing: the value changes the chance of a hole, but a hole does not identify it.
+    * ``"class"``: every entry of a row of the first class of ``y`` (its smallest label) goes
+      missing with twice the probability of an entry of any other row, whatever the values,
+      again a share ``rate`` in all: the chance of a hole depends on the class alone.  For
+      fitting, where the class is observed, the values are missing at random; at prediction
+      time, where it is not, a hole is evidence about it.
 
     Parameters
     ----------
@@ -418,13 +429,15 @@ def remove_values(X, rate, *, mechanism="mcar", values=None, seed=None, missing=
         Non-negative integer codes (no entry missing yet).
     rate : float in [0, 1]
         The intended share of entries of each feature made missing.
-    mechanism : {"mcar", "mnar"}, default "mcar"
+    mechanism : {"mcar", "mnar", "mnar-partial", "class"}, default "mcar"
     values : int, sequence of int or None, default None
-        ``u_j`` for ``"mnar"``: the value that goes missing in each feature (an int applies
-        to all).  ``None`` takes each feature's largest code, which for a 0/1 feature is 1
-        (a "yes" that is not reported).
+        ``u_j`` for ``"mnar"`` and ``"mnar-partial"``: the value that goes missing (more often)
+        in each feature (an int applies to all).  ``None`` takes each feature's largest code,
+        which for a 0/1 feature is 1 (a "yes" that is not reported).
     seed : None, int, SeedSequence or Generator
     missing : int, default -1
+    y : array_like, shape (N,), optional
+        The classes of the rows; required by ``"class"``, ignored by the others.
 
     Returns
     -------
@@ -448,6 +461,12 @@ def remove_values(X, rate, *, mechanism="mcar", values=None, seed=None, missing=
     u = rng.random(X.shape)
     if mechanism == "mcar":
         return np.where(u < rate, missing, X)
+    if mechanism == "class":
+        if y is None or np.shape(y) != (X.shape[0],):
+            raise ValueError(f"y must give the class of each of the {X.shape[0]} rows for "
+                             f"mechanism 'class', got {_describe(y)}")
+        labels = np.asarray(y)
+        return np.where(u < _twice_as_likely(labels == np.min(labels), rate)[:, None], missing, X)
     if values is None:
         target = X.max(axis=0)
     elif isinstance(values, numbers.Integral) and not isinstance(values, bool):
@@ -458,9 +477,23 @@ def remove_values(X, rate, *, mechanism="mcar", values=None, seed=None, missing=
             raise ValueError(f"values must be None, an int or {X.shape[1]} ints (one per "
                              f"feature), got {values!r:.80}")
     hit = X == target[None, :]
+    if mechanism == "mnar-partial":
+        p = np.column_stack([_twice_as_likely(hit[:, j], rate) for j in range(X.shape[1])])
+        return np.where(u < p, missing, X)
     n_hit = hit.sum(axis=0)
     p = np.where(n_hit > 0, np.minimum(1.0, rate * X.shape[0] / np.maximum(n_hit, 1)), 0.0)
     return np.where(hit & (u < p[None, :]), missing, X)
+
+
+def _twice_as_likely(group, rate):
+    """Per-row probability of a hole: a row of ``group`` twice as likely as any other row.
+
+    With ``N`` rows, ``n`` of them in ``group``, the others get ``rate · N / (N + n)`` and the
+    rows of ``group`` twice that (at most 1), so that ``rate · N`` holes are expected in all
+    whenever ``2 · rate · N / (N + n) <= 1``, which holds for every ``rate <= 1/2``.
+    """
+    other = rate * group.size / (group.size + int(group.sum()))
+    return np.where(group, min(1.0, 2 * other), other)
 
 
 # --- the experiment ---------------------------------------------------------------------------
@@ -505,7 +538,7 @@ def _one_split(X, y, V, rate, mechanism, alpha, test_size, rng):
     order = rng.permutation(y.size)
     n_test = int(round(test_size * y.size))
     test, train = order[:n_test], order[n_test:]
-    holes = remove_values(X, rate, mechanism=mechanism, seed=rng)
+    holes = remove_values(X, rate, mechanism=mechanism, seed=rng, y=y)
     Xtr, Xte, ytr, yte = holes[train], holes[test], y[train], y[test]
     results = {}
     m = MissingCategoricalNB(alpha=alpha, n_values=V).fit(Xtr, ytr)
@@ -549,7 +582,8 @@ def compare_missing_strategies(X, y, rates, *, mechanism="mcar", n_repeats=20, a
         Complete category codes.
     y : array_like, shape (N,)
     rates : sequence of float in [0, 1]
-    mechanism : {"mcar", "mnar"}, default "mcar"
+    mechanism : {"mcar", "mnar", "mnar-partial", "class"}, default "mcar"
+        Passed to :func:`remove_values` (with ``y`` for ``"class"``).
     n_repeats : int, default 20
     alpha : float, default 1.0
         Smoothing of every model (``> 0``, so a value unseen in a small training set is scored).

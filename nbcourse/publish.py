@@ -18,6 +18,10 @@ from one machine to another (summation order, fused multiply-add).  The book's p
   a value that lies on a rounding boundary of the displayed precision (``0.02025`` shown
   with four decimals) is rounded the same way everywhere.  It is stored as data too
   (:func:`table_form`), so that the book prints it without reading its HTML.
+* **A verdict is computed, not written.**  A sentence that compares computed results
+  ("beats", "ties with", "lower") takes its word from :func:`verdict`, glued beside the
+  numbers, so that a refresh whose numbers contradict the prose changes a stored output and
+  fails nbval.  Two results whose difference has an interval containing zero are a tie.
 
 Counts, strings and booleans are stored as they are: a different count is a real change.
 """
@@ -31,7 +35,8 @@ import numpy as np
 from ._validation import _describe
 from .mime import VERSION
 
-__all__ = ["SIGNIFICANT_DIGITS", "AGREEMENT_FLOOR", "stable", "within", "glue", "table_form"]
+__all__ = ["SIGNIFICANT_DIGITS", "AGREEMENT_FLOOR", "stable", "within", "glue", "table_form",
+           "verdict"]
 
 #: Significant digits of every float the book stores for its prose.
 SIGNIFICANT_DIGITS = 8
@@ -161,6 +166,70 @@ def glue(name, value, display=False):
     except ImportError:
         return
     myst_glue(name, value, display=display)
+
+
+def _interval_ends(interval):
+    """``(low, high)`` of a number, a pair, or an object with ``low`` and ``high``."""
+    if hasattr(interval, "low") and hasattr(interval, "high"):
+        ends = (interval.low, interval.high)
+    elif isinstance(interval, Real) and not isinstance(interval, bool):
+        ends = (interval, interval)
+    elif isinstance(interval, (tuple, list)) and len(interval) == 2:
+        ends = tuple(interval)
+    else:
+        raise ValueError("interval must be a number, a pair (low, high) or an object with "
+                         f"attributes low and high, got {interval!r:.80}")
+    if not all(isinstance(e, Real) and not isinstance(e, bool) and math.isfinite(e)
+               for e in ends):
+        raise ValueError(f"interval must have finite real ends, got {ends!r:.80}")
+    low, high = (float(e) for e in ends)
+    if low > high:
+        raise ValueError(f"interval must have low <= high, got ({low!r}, {high!r})")
+    return low, high
+
+
+def verdict(interval, words=("below", "level with", "above")):
+    """The word a sentence uses for a computed difference, from where it lies around zero.
+
+    The rule: ``words[0]`` when the whole interval lies below zero, ``words[2]`` when it
+    lies above zero, and ``words[1]`` (a tie) when it contains zero, ends included.  Give
+    the interval of a difference ``A - B`` computed in the chapter: a paired bootstrap
+    interval (:func:`nbcourse.paired_bootstrap`), a corrected t-interval over resampled
+    splits (:func:`nbcourse.fold_t_interval`), or a single number for a difference that
+    has no sampling error (an exact computation; only an exact zero is then a tie).  For a
+    loss, where lower is better, ``("beats", "ties with", "loses to")`` reads "A beats B".
+
+    Parameters
+    ----------
+    interval : float, (low, high), or an object with attributes ``low`` and ``high``
+        The difference ``A - B`` or an interval for it; finite, ``low <= high``.
+    words : sequence of three str, default ``("below", "level with", "above")``
+        The words for a difference below zero, containing zero, and above zero.
+
+    Returns
+    -------
+    str
+        One of ``words``.
+
+    Examples
+    --------
+    >>> verdict((-0.03, -0.01), ("beats", "ties with", "loses to"))
+    'beats'
+    >>> verdict((-0.004, 0.002), ("beats", "ties with", "loses to"))
+    'ties with'
+    >>> verdict(0.25)
+    'above'
+    """
+    if (isinstance(words, str) or not hasattr(words, "__len__") or len(words) != 3
+            or not all(isinstance(w, str) and w for w in words)):
+        raise ValueError(f"words must be three non-empty strings (below, tie, above), "
+                         f"got {words!r:.80}")
+    low, high = _interval_ends(interval)
+    if high < 0:
+        return words[0]
+    if low > 0:
+        return words[2]
+    return words[1]
 
 
 _SPAN = re.compile(r'\b(col|row)span="([0-9]+)"')

@@ -17,7 +17,7 @@ The answer key sits in the page (as in any self-check without a server); the boo
 the answers in an appendix too, for print.  Beside the HTML and a plain-text fallback, a
 question's output holds its data under the MIME type :data:`nbcourse.mime.SELFCHECK`
 (:meth:`Question.to_json`); the book renders the question from that form (HTML for the web,
-text and a pointer to the answers appendix for print, :mod:`nbcourse.mystnb`) and
+text and a pointer to the answers appendix for print, :mod:`nbcourse_book.renderer`) and
 :meth:`Question.from_json` and :meth:`Question.answer_text` give the answers appendix its
 question and answer.
 

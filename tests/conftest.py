@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from tools.build_book import toc_documents
+from nbcourse_book.build import toc_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -37,7 +36,7 @@ def toc_files():
 def built_book():
     """The ``_build/html`` folder, built now if ``make book`` has not built it."""
     if not (HTML / "index.html").exists():
-        subprocess.run([sys.executable, str(ROOT / "tools" / "build_book.py")], cwd=ROOT,
+        subprocess.run([sys.executable, "-m", "nbcourse_book.build"], cwd=ROOT,
                        check=True)
     return HTML
 

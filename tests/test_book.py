@@ -1,6 +1,7 @@
 """The built book: every page present, self-contained, light, with correct launch links."""
 
 import html
+import json
 import re
 import urllib.parse
 from html.parser import HTMLParser
@@ -10,7 +11,6 @@ import pytest
 from pygments.token import STANDARD_TYPES
 
 from conftest import ROOT, toc_files
-from tools import build_book
 
 PAGE_BUDGET = 3_000_000
 
@@ -178,8 +178,7 @@ def test_the_assets_of_sphinx_design_and_thebe_are_linked_only_where_they_are_us
 
     from docutils import nodes
     from docutils.utils import new_document
-
-    from tools.bookext import drop_unused_assets, note_unused_assets
+    from nbcourse_book.pages import drop_unused_assets, note_unused_assets
 
     for page in pages(built_book):
         text = page.read_text(encoding="utf-8")
@@ -193,21 +192,30 @@ def test_the_assets_of_sphinx_design_and_thebe_are_linked_only_where_they_are_us
         doctree += nodes.container(classes=classes)
         context = {key: [types.SimpleNamespace(filename=f"_static/{name}") for name in names]
                    for key, names in assets.items()}
-        app = types.SimpleNamespace(builder=types.SimpleNamespace(format="html"))
-        note_unused_assets(app, doctree, "page")  # at doctree-resolved
-        drop_unused_assets(app, "page", "page.html", context, doctree)  # at html-page-context
+        note_unused_assets(None, "page", "page.html", context, doctree)  # before the themes
+        drop_unused_assets(None, "page", "page.html", context, doctree)  # after them
         left = {a.filename.split("/")[-1] for key in assets for a in context[key]}
         assert left == kept, (classes, left)
 
 
-def test_a_title_with_mathematics_is_unicode_where_html_cannot_typeset_it(built_book):
-    """The page title, og:title, the print header and the prev/next links of the pages
-    around it give the title's formula in Unicode, not MathML's text or TeX."""
+def test_a_title_with_mathematics_reads_as_unicode_wherever_it_is_shown(built_book):
+    """A chapter title with a formula is written in Unicode (``The factor Q⁻ᵛ``), so that the
+    page title, og:title, the print header and the prev/next links of the pages around it,
+    where HTML cannot typeset mathematics, read as the heading does."""
     part2 = built_book / "book" / "part2"
     page = (part2 / "02_q_minus_j.html").read_text(encoding="utf-8")
     assert "<title>The factor Q⁻ᵛ &#8212;" in page, re.search(r"<title>.*?</title>", page)
     assert '<meta property="og:title" content="The factor Q⁻ᵛ" />' in page
     assert "<h1>The factor Q⁻ᵛ</h1>" in page  # sphinx-book-theme's print header
+    with_tex = []
+    for doc in toc_files():
+        path = next(p for p in (ROOT / f"{doc}.ipynb", ROOT / f"{doc}.md") if p.is_file())
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            text = "".join(json.loads(text)["cells"][0]["source"])
+        title = next(line for line in text.splitlines() if line.startswith("# "))
+        with_tex += [title] if "$" in title or "\\(" in title else []
+    assert not with_tex, f"titles with TeX, which <title> and og:title show raw: {with_tex}"
     for neighbour, rel in (("01_two_models", "next"), ("03_bounds", "prev")):
         text = (part2 / f"{neighbour}.html").read_text(encoding="utf-8")
         assert f'<link rel="{rel}" title="The factor Q⁻ᵛ" href="02_q_minus_j.html" />' in text, \
@@ -323,18 +331,6 @@ def test_readme_badge_points_at_the_configured_repository(book_config):
     assert all(b == f"{slug}/{branch}" for b in badges), badges
 
 
-def test_broken_toc_entry_is_reported_by_file_name(tmp_path):
-    toc = tmp_path / "_toc.yml"
-    toc.write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/no_such_chapter\n")
-    problems = build_book.toc_problems(toc)
-    assert len(problems) == 1
-    assert "_toc.yml:4" in problems[0] and "book/no_such_chapter" in problems[0]
-
-
-def test_intact_toc_has_no_problems():
-    assert build_book.toc_problems(ROOT / "_toc.yml") == []
-
-
 class ImageParser(HTMLParser):
     """Collect the ``src`` and ``alt`` of every image in a page's article."""
 
@@ -413,23 +409,17 @@ def test_chapters_link_existing_assignments_on_binder(built_book, book_config):
 
 
 def test_binder_url_opens_the_configured_branch_in_the_configured_interface():
-    from tools.bookext import binder_url
+    from nbcourse_book.launch import binder_url
 
-    class Config:
-        html_theme_options = {"repository_url": "https://github.com/org/course/",
-                              "repository_branch": "student",
-                              "launch_buttons": {"notebook_interface": "jupyterlab",
-                                                 "binderhub_url": "https://hub.example.org/"}}
-
-    assert binder_url(Config, "book/part1/a b.ipynb") == \
+    assert binder_url("https://github.com/org/course/", "student", "book/part1/a b.ipynb",
+                      hub="https://hub.example.org/", interface="jupyterlab") == \
         "https://hub.example.org/v2/gh/org/course/student?urlpath=lab/tree/book/part1/a%20b.ipynb"
-    Config.html_theme_options["launch_buttons"]["notebook_interface"] = "classic"
-    assert binder_url(Config, "exercises/x/x.ipynb") == \
-        "https://hub.example.org/v2/gh/org/course/student?urlpath=tree/exercises/x/x.ipynb"
-    Config.html_theme_options["launch_buttons"]["notebook_interface"] = "retro"
+    assert binder_url("https://github.com/org/course", "main", "exercises/x/x.ipynb",
+                      interface="classic") == \
+        "https://mybinder.org/v2/gh/org/course/main?urlpath=tree/exercises/x/x.ipynb"
     with pytest.raises(ValueError, match="notebook_interface: expected one of "
                                          r"\['classic', 'jupyterlab'\], got 'retro'"):
-        binder_url(Config, "exercises/x/x.ipynb")
+        binder_url("https://github.com/org/course", "main", "x.ipynb", interface="retro")
 
 
 def test_answers_page_lists_every_self_check_question_with_a_link_back(built_book):
@@ -452,13 +442,13 @@ def test_answers_page_lists_every_self_check_question_with_a_link_back(built_boo
     assert text.count("<strong>Answer: </strong>") == len(forms)
 
 
-# --- code highlighting (tools/bookext.py) --------------------------------------------------
+# --- code highlighting (nbcourse_book.pages) --------------------------------------------------
 
 def test_code_carries_one_span_per_run_of_tokens_drawn_alike(built_book):
     """Names and punctuation, drawn in the code's text colour by both highlighting styles,
     are bare text; tokens both styles draw alike share one class, and a run of them one span;
     keywords and prompts keep their classes."""
-    from tools.bookext import drawn_alike
+    from nbcourse_book.pages import drawn_alike
 
     text = (built_book / "book" / "part2" / "04_experiments.html").read_text(encoding="utf-8")
     code = "".join(re.findall(r'<div class="highlight"><pre>(.*?)</pre>', text, re.S))
@@ -475,9 +465,8 @@ def test_code_carries_one_span_per_run_of_tokens_drawn_alike(built_book):
 
 
 def test_token_types_drawn_alike_by_both_styles_share_a_class():
+    from nbcourse_book.pages import drawn_alike
     from pygments.token import Generic, Keyword, Name, Operator, Punctuation, String, Text
-
-    from tools.bookext import drawn_alike
 
     drawn_as = drawn_alike(["a11y-high-contrast-light", "a11y-high-contrast-dark"])
     assert drawn_as[Name] is Text and drawn_as[Punctuation] is Text

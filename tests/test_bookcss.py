@@ -1,9 +1,9 @@
-"""The book's one stylesheet (tools/bookcss.py): linked by every page, complete, purged."""
+"""The book's one stylesheet (nbcourse_book.stylesheet): linked by every page, complete, purged."""
 
 import re
 
 from conftest import toc_files
-from tools import bookcss
+from nbcourse_book import stylesheet as bookcss
 
 STYLESHEET = re.compile(r'<link\b[^>]*\brel="stylesheet"[^>]*>')
 

@@ -1,9 +1,9 @@
-"""The book's math renderer (tools/bookmath.py): KaTeX's MathML made MathML Core."""
+"""The book's math renderer (nbcourse_book.mathml): KaTeX's MathML made MathML Core."""
 
 
 import pytest
 
-from tools import bookmath
+from nbcourse_book import mathml as bookmath
 
 NS = 'xmlns="http://www.w3.org/1998/Math/MathML"'
 

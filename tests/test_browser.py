@@ -219,7 +219,7 @@ def test_search_loads_when_used_and_finds_pages(browser, server):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_code_text_has_the_highlighting_styles_colour(browser, server, scheme):
-    """Names and punctuation, written without a <span> (tools/bookext.py), take the text
+    """Names and punctuation, written without a <span> (nbcourse_book.pages), take the text
     colour that pygments.css gives the code block, in either colour scheme, as a name
     inside a span of its own did."""
     visit = PageVisit(browser, server, "book/part2/04_experiments", color_scheme=scheme)

@@ -1,4 +1,5 @@
-"""Tests for nbcourse.evaluation: McNemar's test, fold t-intervals, ROC and precision-recall.
+"""Tests for nbcourse.evaluation: McNemar's test, fold t-intervals, ROC and precision-recall,
+the pairs a score orders, and Holm's adjustment.
 
 Oracles: scipy.stats (binomtest, chi2, t, ttest_1samp), scikit-learn's metrics, a
 2x2 table built by hand, and the Mann-Whitney count of pairs written here as a double loop.
@@ -17,8 +18,10 @@ from nbcourse.evaluation import (
     copies_disagreement,
     disagreement_table,
     fold_t_interval,
+    holm,
     mcnemar_test,
     precision_recall_curve,
+    ranking_pairs,
     roc_auc,
     roc_curve,
 )
@@ -197,3 +200,72 @@ def test_copies_reject_bad_input():
         copies_boundary(0.3, 0)
     with pytest.raises(ValueError, match="p must contain probabilities"):
         copies_boundary(1.3, 2)
+
+
+# ----------------------------------------------------------- ranking pairs
+@pytest.mark.parametrize("seed", range(6))
+def test_ranking_pairs_counts_every_pair_as_a_double_loop_does(seed):
+    y, score = scores_with_ties(seed, n=120, share=0.3)
+    right = tied = wrong = 0
+    for i in np.flatnonzero(y == 1):
+        for k in np.flatnonzero(y == 0):
+            right += score[i] > score[k]
+            tied += score[i] == score[k]
+            wrong += score[i] < score[k]
+    pairs = ranking_pairs(y, score)
+    assert (pairs.right, pairs.tied, pairs.wrong) == (right, tied, wrong)
+    assert pairs.total == int((y == 1).sum() * (y == 0).sum())
+    assert pairs.tied > 0
+    assert pairs.auc == pytest.approx(metrics.roc_auc_score(y, score), abs=1e-12)
+
+
+def test_a_step_map_moves_the_auc_through_the_pairs_it_ties():
+    y = np.array([1, 0, 1, 0, 0, 1])
+    score = np.array([6.0, 5.0, 4.0, 3.0, 2.0, 1.0])
+    before = ranking_pairs(y, score)
+    assert (before.right, before.tied, before.wrong) == (5, 0, 4)
+    # merging the two top scores ties one rightly ordered pair: the AUC falls by 1/2 / 9
+    top = ranking_pairs(y, np.where(score >= 5, 5.0, score))
+    assert (top.right, top.tied, top.wrong) == (4, 1, 4)
+    assert before.auc - top.auc == pytest.approx(0.5 / 9)
+    # merging the two bottom scores ties one wrongly ordered pair: the AUC rises by 1/2 / 9
+    bottom = ranking_pairs(y, np.where(score <= 2, 1.5, score))
+    assert (bottom.right, bottom.tied, bottom.wrong) == (5, 1, 3)
+    assert bottom.auc - before.auc == pytest.approx(0.5 / 9)
+    # a strictly increasing map changes no pair
+    assert ranking_pairs(y, np.exp(score) - 3) == before
+
+
+def test_ranking_pairs_rejects_bad_input():
+    with pytest.raises(ValueError, match="both a positive"):
+        ranking_pairs([1, 1], [0.2, 0.3])
+    with pytest.raises(ValueError, match="score must be a 1-d array"):
+        ranking_pairs([0, 1], [0.2])
+
+
+# ------------------------------------------------------------ multiplicity
+def test_holm_by_hand():
+    # sorted 0.01, 0.03, 0.04 times 3, 2, 1: 0.03, 0.06, 0.04 -> running maximum 0.03, 0.06, 0.06
+    assert_allclose(holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
+    assert_allclose(holm([0.5, 0.2]), [0.5, 0.4])
+    assert_allclose(holm([0.6, 0.7, 0.01]), [1.0, 1.0, 0.03])
+    assert_allclose(holm([0.0078]), [0.0078])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_holm_is_the_step_down_maximum_and_between_raw_and_bonferroni(seed):
+    p = np.random.default_rng(seed).random(7) ** 3
+    m = p.size
+    ordered = np.sort(p)
+    expected_sorted = [min(1.0, max((m - j) * ordered[j] for j in range(i + 1))) for i in range(m)]
+    adjusted = holm(p)
+    assert_allclose(adjusted[np.argsort(p)], expected_sorted)   # each value in its place
+    assert np.all(adjusted >= p) and np.all(adjusted <= np.minimum(1, m * p) + 1e-15)
+    smaller = p[:, None] < p[None, :]
+    assert np.all((adjusted[:, None] <= adjusted[None, :])[smaller])   # order kept
+
+
+@pytest.mark.parametrize("bad", [[], [0.2, 1.5], [[0.1, 0.2]], [-0.1]])
+def test_holm_rejects_bad_input(bad):
+    with pytest.raises(ValueError, match="p_values must be"):
+        holm(bad)

@@ -12,11 +12,11 @@ import re
 import shutil
 import subprocess
 import sys
-import zipfile
 
 import nbformat
 import numpy as np
 import pytest
+from grading_helpers import unpack_bundle
 from hostile import (
     EX_BINARY,
     EX_Q_MINUS_J,
@@ -425,21 +425,6 @@ def test_results_never_show_hidden_expected_values(tmp_path):
     assert any("1.386" in t["output"] for t in public["tests"] if t["visibility"] == "visible")
 
 
-def _unpack(bundle, root):
-    source = root / "source"
-    with zipfile.ZipFile(bundle) as archive:
-        archive.extractall(source)
-        names = archive.namelist()
-    for name in ("run_autograder", "setup.sh"):
-        os.chmod(source / name, 0o755)
-    config = json.loads((source / "config.json").read_text())
-    config["hidden_seconds"] = 1  # the hidden tests' fixed time on Gradescope: short here
-    (source / "config.json").write_text(json.dumps(config))
-    (root / "submission").mkdir()
-    (root / "results").mkdir()
-    return names
-
-
 @pytest.mark.parametrize("which, user, expected", [
     ("solution.ipynb", "example-student", 12.0),
     # the metadata names another student: q7's numbers are theirs, so only its form test passes
@@ -453,7 +438,7 @@ def test_gradescope_bundle_runs_locally(which, user, expected, tmp_path):
     assert gradescope_main([str(EX_BINARY), "-o", str(bundle), "--cell-timeout", "5",
                             "--total-timeout", "60"]) == 0
     root = tmp_path / "autograder"
-    names = _unpack(bundle, root)
+    names = unpack_bundle(bundle, root)
     assert {"setup.sh", "run_autograder", "requirements.txt", "config.json",
             "assignment/tests.py", "assignment/hidden_tests.py", "nbcourse/__init__.py"} <= set(names)
     assert not any(n.endswith(".ipynb") for n in names)  # never the solution
@@ -485,7 +470,7 @@ def test_gradescope_run_without_a_notebook_still_writes_results(tmp_path):
 
     build_bundle(EX_Q_MINUS_J, bundle)
     root = tmp_path / "autograder"
-    _unpack(bundle, root)
+    unpack_bundle(bundle, root)
     sys.path.insert(0, str(root / "source"))
     try:
         assert run(root) == 0
@@ -505,7 +490,7 @@ def test_gradescope_always_writes_results(kind, tmp_path):
 
     build_bundle(EX_BINARY, bundle, LIMITS_FOR_BUNDLE)
     root = tmp_path / "autograder"
-    _unpack(bundle, root)
+    unpack_bundle(bundle, root)
     target = root / "submission" / "work.ipynb"
     if kind == "fifo":
         os.mkfifo(target)
@@ -687,7 +672,7 @@ def test_reply_text_is_parsed_only_within_its_size_limit():
 
 
 def test_output_names_are_injective_and_stay_inside_the_output_folder(tmp_path):
-    from nbcourse.grading.batch import output_names
+    from nbcourse.grading.names import output_names
 
     paths = [tmp_path / p for p in [
         "a/hw.ipynb", "b/hw.ipynb", "hw-2.ipynb", "hw 2.ipynb", "hw%202.ipynb", "hw_2.ipynb",
@@ -760,7 +745,7 @@ def test_gradescope_writes_results_when_it_cannot_isolate(monkeypatch, tmp_path)
 
     build_bundle(EX_BINARY, tmp_path / "bundle.zip")
     root = tmp_path / "autograder"
-    _unpack(tmp_path / "bundle.zip", root)
+    unpack_bundle(tmp_path / "bundle.zip", root)
     shutil.copy(EX_BINARY / "solution.ipynb", root / "submission" / "work.ipynb")
     monkeypatch.setattr(sandbox, "isolation",
                         lambda: sandbox.Isolation(False, False, ("no user namespaces",)))

@@ -240,7 +240,7 @@ def test_written_questions_are_found_in_every_assignment():
     assert found == {"02-binary-discriminant": ["q5"], "05-q-minus-j": ["q6"],
                      "04-two-models": ["q6"], "06-experiments": ["q7"],
                      "01-discrete-features": ["q5", "q7"], "03-real-data": ["q2", "q5"],
-                     "07-smoothing": ["q3"], "08-scikit-learn": [],
+                     "07-smoothing": ["q3"], "08-scikit-learn": ["q5"],
                      "09-recalibration": ["q6"], "10-text": ["q4"],
                      "11-comparing": ["q5"], "12-missing-values": ["q5"],
                      "13-continuous-features": ["q5"], "14-dependent-features": ["q5"],

@@ -1131,10 +1131,10 @@ def _hostile_batch(folder):
     (folder / "big.ipynb").write_text(json.dumps(big))
     notebook(sol + [ESCALATIONS, CGROUP_WRITES, READ_ENVIRONMENTS.format(secret=BATCH_TOKEN),
                     FILL_EVERYWHERE.format(mb=80), PRIVILEGE_SHOWN], folder / "privilege.ipynb")
-    return {"privilege.ipynb": FULL, "a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3DHYPERLINK%281%29.ipynb": 0,
+    return {"privilege.ipynb": FULL, "a/hw.ipynb": FULL, "b/hw.ipynb": 0, "%3D%48%59%50%45%52%4C%49%4E%4B%281%29.ipynb": 0,
             "flood.ipynb": ("error", 0), "spy.ipynb": 0, "spaces.ipynb": FULL,
             "hw-2.ipynb": None, "grades.csv.ipynb": None, "%2E..ipynb": None,
-            "%1B%5B2K%1B%5B1Aevil.ipynb": None, "link.ipynb": None, "null.ipynb": None,
+            "%1B%5B2%4B%1B%5B1%41evil.ipynb": None, "link.ipynb": None, "null.ipynb": None,
             "zero.ipynb": None, "fifo.ipynb": None, "big.ipynb": None}
 
 

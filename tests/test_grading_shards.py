@@ -3,7 +3,6 @@ on Dask distributed: the merged gradebook equals the one of a single run on one 
 
 import csv
 import hashlib
-import io
 import json
 import os
 import random
@@ -14,6 +13,7 @@ import sys
 
 import nbformat
 import pytest
+from grading_helpers import gradebook_snapshot
 from hostile import (
     EX_BINARY,
     EX_Q_MINUS_J,
@@ -59,25 +59,6 @@ def _batch(folder):
     return [folder / n for n in NAMES]
 
 
-def _snapshot(out):
-    """Every file of an output folder but its state, with the per-run fields (the measured
-    times) left out: the seconds column of grades.csv."""
-    files = {}
-    for path in sorted(out.rglob("*")):
-        rel = path.relative_to(out).as_posix()
-        if rel.startswith(".nbcourse") or not path.is_file():
-            continue
-        text = path.read_text(encoding="utf-8")
-        if rel == "grades.csv":
-            table = list(csv.reader(io.StringIO(text, newline="")))
-            at = table[0].index("seconds")
-            text = [row[:at] + row[at + 1:] for row in table]
-        elif rel.endswith("results.json"):
-            text = json.loads(text)
-        files[rel] = text
-    return files
-
-
 @pytest.fixture(scope="module")
 def single_run(tmp_path_factory):
     """One run on one machine over the batch: (submissions, output folder)."""
@@ -94,7 +75,7 @@ def single_run(tmp_path_factory):
 def single(single_run):
     """(submissions, snapshot of the output of one run)."""
     subs, out = single_run
-    return subs, _snapshot(out)
+    return subs, gradebook_snapshot(out)
 
 
 def _score_written(out, tmp_path):
@@ -167,23 +148,23 @@ def test_merged_shards_equal_one_run_also_with_a_resumed_shard(single, single_ru
     again = grade_shard(EX_BINARY, subs, folders[1], 1, 3, workers=1, limits=LIMITS, progress=None)
     assert [r.name for r in again] == [victim] and len(again.kept) == len(members[1]) - 1
     assert merge_shards(tmp_path / "merged", folders[::-1]) == len(NAMES)
-    assert _snapshot(tmp_path / "merged") == expected
+    assert gradebook_snapshot(tmp_path / "merged") == expected
     # the merged folder is an ordinary gradebook: the command line merges the same way,
     # and merging again into it is allowed
     assert main(["grade-merge-shards", "--quiet", "--out", str(tmp_path / "cli"),
                  *map(str, folders)]) == 0
-    assert _snapshot(tmp_path / "cli") == expected
+    assert gradebook_snapshot(tmp_path / "cli") == expected
     # written scores merged into the merged folder and into a copy of the single run agree,
     # and survive merging the shards again
     copy = tmp_path / "single-copy"
     shutil.copytree(single_run[1], copy)
     for out in (copy, tmp_path / "cli"):
         _score_written(out, tmp_path)
-    scored = _snapshot(copy)
+    scored = gradebook_snapshot(copy)
     assert scored != expected and "written_q5" in scored["grades.csv"][0]
-    assert _snapshot(tmp_path / "cli") == scored
+    assert gradebook_snapshot(tmp_path / "cli") == scored
     assert merge_shards(tmp_path / "cli", folders) == len(NAMES)
-    assert _snapshot(tmp_path / "cli") == scored
+    assert gradebook_snapshot(tmp_path / "cli") == scored
 
 
 @pytest.mark.sandbox
@@ -197,7 +178,7 @@ def test_grade_with_shard_on_the_command_line(single, tmp_path, capsys):
                      "--max-procs", "48", str(subs[0].parent)]) == 0
     assert "shard 1/2:" in capsys.readouterr().out
     assert main(["grade-merge-shards", "--out", str(tmp_path / "out"), *map(str, folders)]) == 0
-    assert _snapshot(tmp_path / "out") == expected
+    assert gradebook_snapshot(tmp_path / "out") == expected
 
 
 # --- Dask distributed, scheduler and workers in their own processes -------------------------
@@ -265,7 +246,7 @@ def test_dask_run_equals_one_run(single, dask_cluster, tmp_path):
     with Client(dask_cluster) as client:
         assert grade_on_dask(client, EX_BINARY, subs, tmp_path / "out", shards=4, limits=LIMITS,
                              progress=lines.append) == len(NAMES)
-    assert _snapshot(tmp_path / "out") == expected
+    assert gradebook_snapshot(tmp_path / "out") == expected
     assert len(lines) == 5 and lines[-1].startswith("merged 4 shards (6 submissions)")
     # the shards ran on both workers (processes of their own, started above)
     assert {w for w in ("w0", "w1") if any(f" on {w} (" in line for line in lines)} == {
@@ -275,7 +256,7 @@ def test_dask_run_equals_one_run(single, dask_cluster, tmp_path):
     grade_on_dask(dask_cluster, EX_BINARY, subs, tmp_path / "out", shards=4, limits=LIMITS,
                   progress=again.append)
     assert len(again) == 5 and all(": 0 graded," in line for line in again[:-1])
-    assert _snapshot(tmp_path / "out") == expected
+    assert gradebook_snapshot(tmp_path / "out") == expected
 
 
 # --- bad input ----------------------------------------------------------------------------

@@ -479,22 +479,24 @@ def test_each_schedule_covers_every_chapter_it_keeps():
         assert not covered & dropped, f"{schedule}: meets on what it leaves as reading"
 
 
-@pytest.mark.parametrize("ordinal, week_no, part, chapters", [
-    ("fourth", 4, "III", PART3), ("fifth", 5, "IV", PART4)])
-def test_each_optional_week_outlines_every_chapter_of_its_part(ordinal, week_no, part, chapters):
+@pytest.mark.parametrize("part, chapters", [("III", PART3), ("IV", PART4)])
+def test_each_optional_part_has_an_outline_for_each_chapter(part, chapters):
     plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
-    week = plan.split(f"## An optional {ordinal} week: Part {part}", 1)[1].split("\n## ", 1)[0]
+    title = f"## Part {part}, an optional continuation"
+    weeks = plan.split(title, 1)[1].split("\n## ", 1)[0]
     text = OUTLINES.read_text(encoding="utf-8")
-    section = text.split(f"## Optional {ordinal} week: Part {part}", 1)[1].split("\n## ", 1)[0]
-    # the plan's meetings and the outlines' are numbered 1, 2, ... alike and name the same chapters
-    planned = re.findall(r"Meeting (\d): (.*?)(?=Meeting \d:|Due:|\Z)", week, re.S)
-    numbers = [int(n) for n, _ in planned]
-    assert numbers == list(range(1, len(planned) + 1)), numbers
-    parts = re.split(rf"^### Week {week_no}, meeting (\d):.*$", section, flags=re.M)
-    written = {int(n): body for n, body in zip(parts[1::2], parts[2::2], strict=True)}
-    assert list(written) == numbers, (list(written), numbers)
-    for n, meeting in planned:
-        assert outline_chapters(written[int(n)]) == plan_chapters(meeting), (n, meeting)
+    section = text.split(title, 1)[1].split("\n## ", 1)[0]
+    # the plan's meetings and the outlines' carry the same (week, meeting) numbers and chapters
+    planned = {}
+    for week, body in re.findall(r"^- \*\*Week (\d)[^*]*\*\*(.*?)(?=^- \*\*Week|\Z)", weeks,
+                                 re.S | re.M):
+        for n, meeting in re.findall(r"Meeting (\d): (.*?)(?=Meeting \d:|Due|\Z)", body, re.S):
+            planned[int(week), int(n)] = plan_chapters(meeting)
+    parts = re.split(r"^### Week (\d), meeting (\d):.*$", section, flags=re.M)
+    written = {(int(w), int(n)): body
+               for w, n, body in zip(parts[1::3], parts[2::3], parts[3::3], strict=True)}
+    assert list(written) == list(planned), (list(written), list(planned))
+    assert {k: outline_chapters(v) for k, v in written.items()} == planned
     ids = {e["id"]: e["chapter"] for e in bank()}
     covered = set()
     for body in written.values():
@@ -506,9 +508,108 @@ def test_each_optional_week_outlines_every_chapter_of_its_part(ordinal, week_no,
         assert len(quiz) >= 3 and all(ids.get(q) in outlined for q in quiz), quiz
         homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
         assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
-        assert all(a in week for a in homework), homework
+        assert all(a in weeks for a in homework), homework
     assert covered == chapters
-    assert len(re.findall(rf"Part {part} chapter \d", week)) == len(chapters)
+    assert len(re.findall(rf"Part {part} chapter \d", weeks)) == len(chapters)
+
+
+def schedule_weeks(section):
+    """``[(week, [meeting texts], [assignments due])]`` of one schedule of the course plan."""
+    found = []
+    for week, body in re.findall(r"^- \*\*Week (\d)[^*]*\*\*(.*?)(?=^- \*\*Week|\Z)", section,
+                                 re.S | re.M):
+        meetings_text, _, due = body.partition("Due")
+        due = due.split(".")[0]
+        meetings = re.findall(r"Meeting \d: (.*?)(?=Meeting \d:|\Z)", meetings_text, re.S)
+        found.append((int(week), meetings, re.findall(r"\b\d\d-[a-z-]*[a-z]", due)))
+    return found
+
+
+def chapters_each_assignment_needs():
+    """``{assignment: {chapter}}`` from the course plan's table of units and assignments."""
+    plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
+    needs = {}
+    for chapter, cell in re.findall(r"^\| \{doc\}`([\w/]+)` \|[^|]*\| (.*?) \|$", plan, re.M):
+        for assignment in re.findall(r"\b\d\d-[a-z-]*[a-z]", cell):
+            needs.setdefault(assignment, set()).add(f"book/{chapter}")
+    return needs
+
+
+def schedule_problems(section, needs, met=None):
+    """What is wrong with one schedule: a week of more than three meetings, or an assignment due
+    before a meeting on a chapter it needs (``needs``: assignment -> chapters; ``met``: chapters
+    met before the schedule starts, with their week).  A week may appear in several entries (an
+    optional part that starts in the week another ends); its meetings are counted together."""
+    met, problems, weeks = dict(met or {}), [], schedule_weeks(section)
+    meetings_in = {}
+    for week, meetings, _ in weeks:
+        meetings_in[week] = meetings_in.get(week, 0) + len(meetings)
+    for week, count in meetings_in.items():
+        if not 1 <= count <= 3:
+            problems.append(f"week {week} has {count} meetings")
+    starts = [m.start() for m in re.finditer(r"^- \*\*Week \d", section, re.M)]
+    for start, (week, meetings, _) in zip(starts, weeks, strict=True):
+        part = re.search(r"Part (IV|I{1,3})\.", section[start:]).group(1)
+        for text in meetings:
+            for chapter in plan_chapters(text if text.startswith("Part") else f"Part {part} {text}"):
+                met.setdefault(chapter, week)
+    for week, _, due in weeks:
+        for assignment in due:
+            late = sorted(c for c in needs.get(assignment, ()) if met.get(c, 0) > week)
+            if late:
+                problems.append(f"{assignment} is due in week {week} before {late}")
+    return problems
+
+
+def optional_parts(plan):
+    """The sections of the course plan's optional parts, one after the other."""
+    return "\n".join(plan.split(f"## Part {part}, an optional continuation", 1)[1]
+                     .split("\n## ", 1)[0] for part in ("III", "IV"))
+
+
+@pytest.mark.parametrize("schedule", ["A three-week schedule", "A two-week schedule",
+                                      "optional parts"])
+def test_every_schedule_keeps_three_meetings_a_week_and_sets_work_after_its_chapters(schedule):
+    plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
+    if schedule == "optional parts":     # Part IV starts in the week Part III ends
+        section = optional_parts(plan)
+        before = {d: 3 for d in set(CHAPTERS) - PART3 - PART4}
+    else:
+        section = plan.split(f"## {schedule}", 1)[1].split("\n## ", 1)[0]
+        before = {}
+    assert schedule_weeks(section), schedule
+    assert schedule_problems(section, chapters_each_assignment_needs(), before) == []
+
+
+def test_the_schedule_check_finds_a_crowded_week_and_work_due_too_early():
+    section = """
+- **Week 1, Part I.** Meeting 1: chapter 1. Meeting 2: chapter 2. Due: 02-binary-discriminant.
+- **Week 2, Part I.** Meeting 1: chapter 3. Meeting 2: chapter 4. Meeting 3: chapter 5.
+  Meeting 4: chapter 1. Due: 03-real-data.
+"""
+    needs = chapters_each_assignment_needs()
+    assert "book/part1/03_generative_discriminative" in needs["02-binary-discriminant"]
+    assert schedule_problems(section, needs) == [
+        "week 2 has 4 meetings",
+        "02-binary-discriminant is due in week 1 before ['book/part1/03_generative_discriminative', "
+        "'book/part1/04_explore_binary_discriminant']"]
+
+
+def test_the_schedule_check_counts_a_week_shared_by_two_parts_once():
+    section = """
+- **Week 5, Part III.** Meeting 1: Part III chapter 4. Due: 12-missing-values.
+- **Week 5, Part IV.** Meeting 2: Part IV chapter 1. Meeting 3: Part IV chapter 2.
+  Meeting 4: Part IV chapter 3. Due: 13-continuous-features.
+- **Week 6, Part IV.** Meeting 1: Part IV chapter 4. Due: 15-text-in-practice.
+"""
+    needs = {"15-text-in-practice": {"book/part4/03_text_in_practice"},
+             "13-continuous-features": {"book/part4/02_dependent_features"},
+             "12-missing-values": {"book/part3/04_missing_values"}}
+    assert schedule_problems(section, needs) == ["week 5 has 4 meetings"]
+    late = section.replace("Meeting 4: Part IV chapter 3. ", "")
+    assert schedule_problems(late, {**needs, "13-continuous-features":
+                                    {"book/part4/04_priors_that_move"}}) == [
+        "13-continuous-features is due in week 5 before ['book/part4/04_priors_that_move']"]
 
 
 # --------------------------------------------------------------------------- the student tree

@@ -546,7 +546,7 @@ def test_book_configuration_shows_the_static_control_in_html_and_the_still_in_pr
 
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     sphinx = config["sphinx"]["config"]
-    from nbcourse.mystnb import MimeRenderer
+    from nbcourse_book.renderer import MimeRenderer
 
     overrides = [tuple(o) for o in sphinx["nb_mime_priority_overrides"]]
     plugin = list(MimeRenderer.mime_priority_overrides)  # what its entry point adds

@@ -2,7 +2,7 @@
 
 JupyterLab comes from the project's environment (``requirements-dev.txt``); nothing is installed
 while the test runs.  The server listens on 127.0.0.1 with a token, in a temporary folder holding
-the student tree (``tools/build_student_tree.py``); the browser may reach only 127.0.0.1.  One
+the student tree (``nbcourse_book.student_tree``); the browser may reach only 127.0.0.1.  One
 chapter with interactive figures and one student notebook are opened and run with "Run All
 Cells", then checked: rendered Markdown carries no MyST source, exercises carry a note instead
 of their solution, the live controls redraw their figure, the figure is still there when the
@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BROWSER_ARGS, CHROMIUM, skip_or_fail_without_browser
-from tools import build_student_tree as bst
+from nbcourse_book import build as bst
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +59,7 @@ def _free_port() -> int:
 def lab(tmp_path_factory):
     skip_or_fail_without_browser("jupyterlab")
     base = tmp_path_factory.mktemp("lab")
-    tree = bst.build(base / "student")
+    tree = bst.build_student_tree(base / "student", ROOT)
     settings = base / "settings"
     for name, value in SETTINGS.items():
         (settings / name).parent.mkdir(parents=True, exist_ok=True)

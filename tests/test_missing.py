@@ -188,6 +188,45 @@ def test_mnar_removes_only_the_chosen_value():
     assert_array_equal(all_gone == -1, X == 3)
 
 
+def test_partial_mnar_makes_the_chosen_value_twice_as_likely_to_go():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 4, size=(40_000, 2))
+    holes = remove_values(X, 0.2, mechanism="mnar-partial", values=[3, 0], seed=4)
+    gone = holes == -1
+    assert_array_equal(holes[~gone], X[~gone])
+    N = X.shape[0]
+    for j, u in enumerate([3, 0]):
+        chosen = X[:, j] == u
+        other = 0.2 * N / (N + chosen.sum())          # 2 q n + q (N - n) = rate N
+        for rows, expected in ((chosen, 2 * other), (~chosen, other)):
+            se = np.sqrt(expected * (1 - expected) / rows.sum())
+            assert abs(gone[rows, j].mean() - expected) < 5 * se
+        se_all = np.sqrt(0.2 * 0.8 / N)
+        assert abs(gone[:, j].mean() - 0.2) < 5 * se_all     # a share rate of the feature
+
+
+def test_class_mechanism_depends_on_the_class_only():
+    rng = np.random.default_rng(1)
+    y = (rng.random(40_000) < 0.25).astype(int) + 3        # labels 3 (three quarters) and 4
+    X = rng.integers(0, 3, size=(40_000, 2))
+    holes = remove_values(X, 0.2, mechanism="class", y=y, seed=5)
+    gone = holes == -1
+    first = y == 3
+    other = 0.2 * y.size / (y.size + first.sum())
+    for rows, expected in ((first, 2 * other), (~first, other)):
+        se = np.sqrt(expected * (1 - expected) / rows.sum())
+        assert abs(gone[rows].mean() - expected) < 5 * se
+        for v in range(3):           # within a class, every value alike
+            assert abs(gone[rows][X[rows] == v].mean() - expected) < 5 * se * np.sqrt(3)
+    assert gone.mean() == pytest.approx(0.2, abs=0.01)
+
+
+def test_twice_as_likely_is_capped_at_one():
+    X = np.array([[1]] * 90 + [[0]] * 10)
+    holes = remove_values(X, 1.0, mechanism="mnar-partial", values=1, seed=0)
+    assert (holes[:90] == -1).all()           # 2 * 1.0 * 100 / 190 > 1: every chosen row goes
+
+
 def test_remove_values_rejects_bad_arguments():
     X = [[0, 1], [1, 0]]
     with pytest.raises(ValueError, match="rate must be a number in"):
@@ -198,6 +237,10 @@ def test_remove_values_rejects_bad_arguments():
         remove_values(X, 0.1, mechanism="mnar", values=[1, 1, 1])
     with pytest.raises(ValueError, match="missing must be a negative integer code"):
         remove_values(X, 0.1, missing=0)
+    with pytest.raises(ValueError, match="y must give the class of each of the 2 rows"):
+        remove_values(X, 0.1, mechanism="class")
+    with pytest.raises(ValueError, match="y must give the class of each of the 2 rows"):
+        remove_values(X, 0.1, mechanism="class", y=[0])
     with pytest.raises(ValueError, match="entries equal to missing=-1"):
         MissingCategoricalNB().fit([[0, -2], [1, 0]], [0, 1])
     with pytest.raises(ValueError, match="only 0, 1 and missing"):
@@ -234,3 +277,10 @@ def test_plot_missing_strategies_draws_each_series_and_checks_shapes():
         plot_missing_strategies([0, 0.1], {"a": [1.0]})
     with pytest.raises(ValueError, match="rates must be a non-empty 1-d array of shares"):
         plot_missing_strategies([0, 1.5], {"a": [1.0, 2.0]})
+    # a rate at which a strategy has no model is a gap in its line, not an error
+    ax = plot_missing_strategies([0, 0.1, 0.3], {"a": [1.0, 2.0, float("nan")], "b": [1.0, 1.5, 2.5]},
+                                 spread={"a": [0.1, 0.1, float("nan")]})
+    assert np.isnan(ax.lines[0].get_ydata()[2]) and ax.lines[1].get_ydata()[2] == 2.5
+    plt.close(ax.figure)
+    with pytest.raises(TypeError):
+        plot_missing_strategies([0, 0.1], {"a": ["x", "y"]})

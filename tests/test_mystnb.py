@@ -1,4 +1,4 @@
-"""The book's myst-nb MIME render plugin (nbcourse.mystnb): nodes from the JSON outputs."""
+"""The book's myst-nb MIME render plugin (nbcourse_book.renderer): nodes from the JSON outputs."""
 
 import base64
 import importlib
@@ -17,13 +17,14 @@ import pytest  # noqa: E402
 import yaml  # noqa: E402
 from docutils import nodes  # noqa: E402
 from myst_nb.core.render import MimeData, get_mime_priority  # noqa: E402
+from nbcourse_book.selfcheck import questions_in  # noqa: E402
 from sphinx import addnodes  # noqa: E402
 
-from nbcourse import mystnb  # noqa: E402
 from nbcourse.interact import explore, static_html  # noqa: E402
 from nbcourse.mime import EXPLORE, SELFCHECK, TABLE  # noqa: E402
 from nbcourse.publish import table_form  # noqa: E402
 from nbcourse.selfcheck import choice, number  # noqa: E402
+from nbcourse_book import renderer as mystnb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +54,7 @@ SMALL = {"_figsize": (1.0, 0.75), "_dpi": 40, "_still_dpi": 60}
 
 
 def test_the_entry_point_names_the_plugin():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = tomllib.loads((ROOT / "nbcourse_book" / "pyproject.toml").read_text(encoding="utf-8"))
     (value,) = project["project"]["entry-points"]["myst_nb.mime_renderers"].values()
     module, name = value.split(":")
     assert getattr(importlib.import_module(module), name) is mystnb.MimeRenderer
@@ -72,7 +73,7 @@ def test_a_question_renders_as_its_form_in_html_and_as_text_in_print():
     assert "0.7 < 1" not in printed[0].astext() and "Yes." not in printed.astext(), \
         "no answer in print"
     doctree = nodes.container("", form, printed)
-    assert mystnb.questions_in(doctree) == [q], "the answers appendix reads the node"
+    assert questions_in(doctree) == [q], "the answers appendix reads the node"
 
 
 def test_a_number_question_prints_without_options():
@@ -101,7 +102,7 @@ def test_a_malformed_output_is_reported_and_left_out():
 def test_the_priorities_show_the_data_in_html_and_the_still_in_print():
     book = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config = [tuple(o) for o in book["sphinx"]["config"]["nb_mime_priority_overrides"]]
-    assert "nbcourse.mystnb" in book["sphinx"]["extra_extensions"]
+    assert "nbcourse_book" in book["sphinx"]["extra_extensions"]
     overrides = list(mystnb.MimeRenderer.mime_priority_overrides) + config
 
     def chosen(builder, bundle):

@@ -69,3 +69,40 @@ def test_unknown_names_raise_attribute_error():
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         nbcourse.no_such_name  # noqa: B018
     assert nbcourse.plots.plot_bounds is not None
+
+
+BUILD_ONLY = ("sphinx", "docutils", "nbcourse_book", "jupyter_book", "sphinx_exercise", "sphinxcontrib")
+"""What only the book's build imports (the chapters call myst_nb.glue, which students install)."""
+
+
+def imported_modules(path):
+    """The top-level names of the modules a Python file imports."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_what_students_install_holds_no_build_code():
+    """The package the root pyproject.toml installs (in the student tree too) is nbcourse
+    alone, and none of its modules imports the book's build or Sphinx."""
+    import tomllib
+    from pathlib import Path
+
+    from setuptools import find_packages
+
+    root = Path(__file__).resolve().parents[1]
+    found = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"]["packages"]["find"]
+    packages = find_packages(str(root), include=found["include"])
+    assert packages and all(p == "nbcourse" or p.startswith("nbcourse.") for p in packages), \
+        packages
+    offenders = {path.relative_to(root).as_posix(): sorted(imported_modules(path) & set(BUILD_ONLY))
+                 for path in (root / "nbcourse").rglob("*.py")
+                 if imported_modules(path) & set(BUILD_ONLY)}
+    assert not offenders, f"modules students install that import build code: {offenders}"

@@ -14,12 +14,12 @@ import os
 import re
 import shutil
 import subprocess
+import unicodedata
 
 import pytest
+from nbcourse_book.build import jupyter_book, student_notebooks
 
 from conftest import ROOT, toc_files
-from tools.build_book import jupyter_book
-from tools.build_student_tree import student_notebooks
 
 pytestmark = pytest.mark.slow
 
@@ -42,7 +42,7 @@ def latex_dir(tmp_path_factory):
             pytest.fail(f"the PDF tests are required here but {reason}")
         pytest.skip(f"PDF tests skipped: {reason}")
     out = tmp_path_factory.mktemp("pdf")
-    cmd = jupyter_book("pdflatex", "--path-output", str(out))
+    cmd = jupyter_book(ROOT, "pdflatex", "--path-output", str(out))
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, f"PDF build failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return out / "_build" / "latex"
@@ -110,14 +110,16 @@ def test_every_figure_is_in_the_pdf(pdf):
 
 def test_text_is_extractable(text):
     assert "Naive Bayes with discrete features" in text
-    # LaTeX prints a straight apostrophe as the typographic one
-    flat = " ".join(text.replace("\u2019", "'").split()).casefold()
+    # LaTeX prints a straight apostrophe as the typographic one, and the book's class the
+    # Unicode superscript letters of a title (Q⁻ᵛ) as raised letters: compared in NFKC
+    flat = unicodedata.normalize("NFKC", " ".join(text.replace("\u2019", "'").split())).casefold()
     for nb in notebooks():
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         title = next(line[2:] for c in cells if c["cell_type"] == "markdown"
                      for line in "".join(c["source"]).splitlines() if line.startswith("# "))
         if "$" not in title:
-            assert " ".join(title.split()).casefold() in flat, f"{nb.name}: title {title!r}"
+            shown = unicodedata.normalize("NFKC", " ".join(title.split())).casefold()
+            assert shown in flat, f"{nb.name}: title {title!r}"
 
 
 def test_no_unresolved_reference(text, latex_log):
@@ -228,13 +230,36 @@ def test_equations_and_figures_carry_the_numbers_of_the_student_notebooks(latex_
     assert not wrong, f"(document, label): (student notebook's number, PDF's number): {wrong}"
 
 
-def test_the_formula_sheet_fits_one_page(text):
-    """From its first sentence to its last formula, the sheet is on one page of the PDF."""
+def _formula_sheet_page(text):
+    """The 0-based page of the PDF that holds the formula sheet, from its first sentence to the
+    first words of its last item, which must be on that same page."""
     source = (ROOT / "book" / "formula_sheet.md").read_text(encoding="utf-8")
     first = re.search(r"^The results of the book on one page", source, re.M).group(0)
-    last = re.findall(r"^- (\S+ \S+ \S+)", source, re.M)[-1]  # "Log loss of"
+    last = re.findall(r"^- ([A-Z][a-z]+ [a-z]+)", source, re.M)[-1]  # "Missing features"
     pages = text.split("\f")
     starts = [k for k, page in enumerate(pages) if first in " ".join(page.split())]
     ends = [k for k, page in enumerate(pages) if last in " ".join(page.split())]
     assert len(starts) == 1, f"{first!r} is on pages {starts}"
     assert starts[0] in ends, f"the sheet starts on page {starts[0] + 1}, ends on {ends}"
+    return starts[0]
+
+
+def test_the_formula_sheet_fits_one_page(text):
+    """From its first sentence to its last formula, the sheet is on one page of the PDF."""
+    _formula_sheet_page(text)
+
+
+def test_the_formula_sheet_leaves_a_fifth_of_its_page(pdf, text):
+    """Parts I to III take at most 80 % of the page below the chapter title (from the sheet's
+    first line to the footer), so that a later part still fits on the same page."""
+    page = _formula_sheet_page(text) + 1
+    xhtml = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(pdf), "-"],
+                           check=True, capture_output=True, text=True).stdout
+    words = [(float(y0), float(y1), html.unescape(w)) for y0, y1, w in re.findall(
+        r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', xhtml)]
+    footer = max(words, key=lambda w: w[0])                     # the page number, lowest
+    assert footer[2].strip().isdigit(), f"the lowest word of page {page} is {footer[2]!r}"
+    top = min(y0 for y0, _, w in words if w == "results")       # "The results of the book ..."
+    bottom = max(y1 for y0, y1, _ in words if y0 < footer[0] - 1)
+    share = (bottom - top) / (footer[0] - top)
+    assert share <= 0.8, f"the formula sheet takes {share:.0%} of its page below the title"

@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 from numpy.testing import assert_allclose  # noqa: E402
 
 from nbcourse.plots import (  # noqa: E402
+    plot_copies_paths,
     plot_copies_square,
     plot_intervals,
     plot_log_odds_shift,
@@ -48,6 +49,29 @@ def test_log_odds_shift_counts_flips_and_clips():
 def test_log_odds_shift_rejects_mismatched_lengths():
     with pytest.raises(ValueError, match="g_once, g_copies and positive"):
         plot_log_odds_shift([1.0, 2.0], [1.0], [True, False])
+
+
+def test_copies_paths_follow_the_two_valued_shift():
+    g = np.array([2.0, -2.0, 0.5])
+    h = np.array([0.3, 0.3, -1.0])      # case 1 opposes its shift: it moves towards 1/2 first
+    ax = plot_copies_paths(g, h, [1, 0, 1], [1, 2, 4, 8])
+    m = np.array([1, 2, 4, 8])
+    for k in range(3):
+        assert_allclose(ax.lines[k].get_ydata(), 1 / (1 + np.exp(-(g[k] + (m - 1) * h[k]))))
+    assert_allclose(ax.lines[-1].get_ydata(), [0.5, 0.5])
+    assert ax.lines[0].get_color() == ax.lines[2].get_color() != ax.lines[1].get_color()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["x_j = 1", "x_j = 0"]
+    distance = np.abs(ax.lines[1].get_ydata() - 0.5)
+    assert distance[1] < distance[0]     # closer to 1/2 after one copy
+
+
+def test_copies_paths_rejects_bad_input():
+    with pytest.raises(ValueError, match="g_once, shift and value"):
+        plot_copies_paths([1.0, 2.0], [1.0], [0, 1], [1, 2])
+    with pytest.raises(ValueError, match="value must hold only 0 and 1"):
+        plot_copies_paths([1.0], [1.0], [2], [1, 2])
+    with pytest.raises(ValueError, match="copies must be at least two whole numbers"):
+        plot_copies_paths([1.0], [1.0], [1], [0.5, 2])
 
 
 def test_roc_and_pr_curves_draw_the_given_points():

@@ -1,8 +1,8 @@
-"""The print extension's bookkeeping that needs no build (tools/printbook.py)."""
+"""The print extension's bookkeeping that needs no build (nbcourse_book.printing)."""
 
 from types import SimpleNamespace
 
-from tools.printbook import reread_gathering_pages
+from nbcourse_book.printing import reread_gathering_pages
 
 
 def test_pages_that_gather_from_the_book_are_read_again_when_another_document_is():

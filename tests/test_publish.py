@@ -21,8 +21,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nbcourse.calibration import PairedBootstrap
+from nbcourse.evaluation import TInterval
 from nbcourse.mime import TABLE
-from nbcourse.publish import AGREEMENT_FLOOR, SIGNIFICANT_DIGITS, glue, stable, table_form, within
+from nbcourse.publish import (
+    AGREEMENT_FLOOR,
+    SIGNIFICANT_DIGITS,
+    glue,
+    stable,
+    table_form,
+    verdict,
+    within,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
@@ -137,6 +147,53 @@ def test_glue_without_myst_nb_returns_the_value_and_stores_nothing(monkeypatch):
 def test_glue_names_a_bad_key(name):
     with pytest.raises(ValueError, match="name must be a Python identifier"):
         glue(name, 1.0)
+
+
+# --- verdicts ------------------------------------------------------------------------
+
+LOSS_WORDS = ("beats", "ties with", "loses to")
+
+
+@pytest.mark.parametrize(("interval", "word"), [
+    ((-0.3, -0.01), "beats"), ((0.01, 0.3), "loses to"), ((-0.01, 0.02), "ties with"),
+    ((0.0, 0.02), "ties with"), ((-0.02, 0.0), "ties with"), (-0.5, "beats"), (0.0, "ties with"),
+    (2.5, "loses to"), ([np.float64(-2.0), np.float64(-1.0)], "beats"),
+])
+def test_verdict_reads_where_the_interval_lies_around_zero(interval, word):
+    assert verdict(interval, LOSS_WORDS) == word
+
+
+def test_verdict_reads_the_intervals_the_library_computes():
+    tie = TInterval(mean=0.004, se=0.003, low=-0.002, high=0.01, df=19, confidence=0.95,
+                    corrected=True)
+    win = PairedBootstrap(difference=-0.05, low=-0.08, high=-0.02, confidence=0.95, n_boot=500)
+    assert verdict(tie, LOSS_WORDS) == "ties with"
+    assert verdict(win, LOSS_WORDS) == "beats"
+    assert verdict(win) == "below"
+
+
+@given(st.floats(-1e6, 1e6), st.floats(0, 1e6))
+def test_verdict_is_a_tie_exactly_when_zero_is_inside(centre, half):
+    low, high = centre - half, centre + half
+    word = verdict((low, high), LOSS_WORDS)
+    assert (word == "ties with") == (low <= 0 <= high)
+    assert verdict((-high, -low), LOSS_WORDS) == {"beats": "loses to", "loses to": "beats",
+                                                  "ties with": "ties with"}[word]
+
+
+@pytest.mark.parametrize(("interval", "words", "message"), [
+    ((0.2, 0.1), LOSS_WORDS, "low <= high"),
+    ((float("nan"), 0.1), LOSS_WORDS, "finite real ends"),
+    ("0.1", LOSS_WORDS, "interval must be a number"),
+    ((1, 2, 3), LOSS_WORDS, "interval must be a number"),
+    (True, LOSS_WORDS, "interval must be a number"),
+    (0.1, ("beats", "loses to"), "words must be three"),
+    (0.1, "abc", "words must be three"),
+    (0.1, ("beats", "", "loses to"), "words must be three"),
+])
+def test_verdict_names_bad_input(interval, words, message):
+    with pytest.raises(ValueError, match=message):
+        verdict(interval, words)
 
 
 # --- nbval keeps failing on a real change ----------------------------------------------

@@ -8,7 +8,13 @@ import pytest
 
 from conftest import ROOT
 
-RUNNER = ROOT / "tools" / "run_notebooks.py"
+
+def refresh(*notebooks):
+    """``make refresh`` on ``notebooks``, with this interpreter's environment."""
+    return subprocess.run(["make", "--no-print-directory", "-s", "-o", f"{sys.prefix}/.installed",
+                           "refresh", f"VENV={sys.prefix}",
+                           f"NOTEBOOKS={' '.join(map(str, notebooks))}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.slow
@@ -20,22 +26,26 @@ def test_second_refresh_changes_nothing(tmp_path, name):
     shutil.copy(ROOT / "book" / name, copy)
     snapshots = []
     for _ in range(2):
-        subprocess.run([sys.executable, str(RUNNER), "--inplace", str(copy)], check=True,
-                       capture_output=True, timeout=300)
+        done = refresh(copy)
+        assert done.returncode == 0, done.stderr[-3000:]
         snapshots.append(copy.read_bytes())
     assert snapshots[0] == snapshots[1]
     assert b"application/vnd.jupyter.widget-view+json" not in snapshots[1]
+    assert b'"execution": {' not in snapshots[1], "timing recorded"
 
 
 @pytest.mark.notebooks
-def test_runner_names_the_failing_notebook_and_cell(tmp_path):
+def test_refresh_names_the_failing_notebook_and_cell(tmp_path):
     nb = tmp_path / "broken.ipynb"
     nb.write_text('{"cells": [{"cell_type": "code", "execution_count": null, "id": "a",'
                   ' "metadata": {}, "outputs": [], "source": ["1 + 1"]},'
                   ' {"cell_type": "code", "execution_count": null, "id": "b", "metadata": {},'
                   ' "outputs": [], "source": ["1 / 0"]}],'
-                  ' "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
-    run = subprocess.run([sys.executable, str(RUNNER), str(nb)], capture_output=True,
-                         text=True, timeout=300)
-    assert run.returncode == 1
-    assert "broken.ipynb" in run.stdout and "cell 1: ZeroDivisionError" in run.stdout
+                  ' "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",'
+                  ' "language": "python"}}, "nbformat": 4, "nbformat_minor": 5}')
+    before = nb.read_bytes()
+    done = refresh(nb)
+    assert done.returncode != 0
+    assert "broken.ipynb" in done.stderr and "ZeroDivisionError" in done.stderr
+    assert "1 / 0" in done.stderr, "the failing cell's source"
+    assert nb.read_bytes() == before, "a failed run leaves the notebook as it was"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import types
+import urllib.parse
 from pathlib import Path
 
 import nbformat
@@ -17,8 +19,8 @@ from myst_nb.core.variables import format_plain_text as myst_format_plain_text
 
 from conftest import toc_files
 from nbcourse.grading.assignment import student_files
-from tools import build_student_tree as bst
-from tools import studentnb
+from nbcourse_book import build as bst
+from nbcourse_book import notebooks as studentnb
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,7 +80,7 @@ def test_the_lab_extra_pins_what_the_tests_run_jupyterlab_with():
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-    return bst.build(tmp_path_factory.mktemp("student") / "student")
+    return bst.build_student_tree(tmp_path_factory.mktemp("student") / "student", ROOT)
 
 
 def chapters():
@@ -338,6 +340,10 @@ def test_the_student_package_installs_from_git_and_runs_a_chapter_and_an_assignm
                            f"git+file://{repo}@{bst.STUDENT_BRANCH}", kernel],
                           cwd=tmp_path, capture_output=True, text=True, timeout=1200, env=env)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    probe = "import importlib.util as u; print([u.find_spec(m) is None for m in ('nbcourse_book', 'sphinx')])"
+    done = subprocess.run([str(env_dir / "bin" / "python"), "-c", probe], cwd=tmp_path,
+                          capture_output=True, text=True, env=env)
+    assert done.stdout.strip() == "[True, True]", "the student package brings the book's build"
     kernels = tmp_path / "jupyter" / "kernels" / "student-env"
     kernels.mkdir(parents=True)
     (kernels / "kernel.json").write_text(json.dumps({
@@ -440,20 +446,25 @@ def test_tree_holds_what_binder_needs_and_no_instructor_tools(tree):
     for needed in ("binder/requirements.txt", "binder/postBuild", "binder/runtime.txt",
                    "pyproject.toml", "nbcourse/__init__.py", "README.md", "book/intro.ipynb"):
         assert (tree / needed).is_file(), needed
-    for absent in ("tests", "tools", "requirements-dev.txt", "_config.yml", "book/intro.md",
+    for absent in ("tests", "tools", "nbcourse_book", "requirements-dev.txt", "_config.yml", "book/intro.md",
                    "instructor", "instructor/question_bank.yml"):
         assert not (tree / absent).exists(), absent
+    from test_package import BUILD_ONLY, imported_modules
+
+    build_code = [p.relative_to(tree).as_posix() for p in tree.rglob("*.py")
+                  if imported_modules(p) & set(BUILD_ONLY)]
+    assert not build_code, f"files of the student tree that import the book's build: {build_code}"
 
 
 def test_out_inside_the_repository_root_is_refused():
     with pytest.raises(ValueError, match="out"):
-        bst.build(ROOT)
+        bst.build_student_tree(ROOT, ROOT)
 
 
 @pytest.mark.book
 def test_command_line_writes_the_tree(tmp_path):
     out = tmp_path / "s"
-    done = subprocess.run([sys.executable, "-m", "tools.build_student_tree", "--out", str(out)],
+    done = subprocess.run([sys.executable, "-m", "nbcourse_book.build", "student", "--out", str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert (out / "book/part2/04_experiments.ipynb").is_file()
@@ -483,10 +494,78 @@ def test_commit_tree_records_the_tree_on_a_branch_and_leaves_the_checkout_alone(
     assert _git(repo, "rev-parse", "HEAD").strip() == head
     assert _git(repo, "status", "--porcelain").strip() == ""
 
-    second = bst.commit_tree(tree, "student", repo=repo)
-    assert _git(repo, "rev-parse", f"{second}^").strip() == first
     mode = _git(repo, "ls-tree", "student", "binder/postBuild").split()[0]
     assert mode == "100755", "postBuild must stay executable"
+
+    assert bst.commit_tree(tree, "student", repo=repo) == first, "an unchanged tree"
+    assert _git(repo, "rev-list", "--count", "student").strip() == "1", "adds no commit"
+
+    changed = tmp_path / "changed"
+    shutil.copytree(tree, changed)
+    (changed / "README.md").write_text("another edition\n", encoding="utf-8")
+    second = bst.commit_tree(changed, "student", repo=repo)
+    assert second != first and _git(repo, "rev-parse", f"{second}^").strip() == first
+    assert _git(repo, "show", "student:README.md") == "another edition\n"
+
+
+LAUNCH = re.compile(r'href="(https://mybinder\.org/v2/gh/([^/"]+/[^/"]+)/([^?"]+)\?urlpath=lab/tree/'
+                    r'([^"]+)|https://colab\.research\.google\.com/github/([^/"]+/[^/"]+)/blob/'
+                    r'([^/"]+)/([^"]+))"')
+
+
+def launch_links(html_root):
+    """(page, repository, branch, path) of every Binder and Colab link of the built book."""
+    found = []
+    for page in sorted(html_root.rglob("*.html")):
+        for match in LAUNCH.finditer(page.read_text(encoding="utf-8")):
+            binder = match.group(2) is not None
+            repo, branch, path = match.group(*((2, 3, 4) if binder else (5, 6, 7)))
+            found.append((page.relative_to(html_root).as_posix(), repo, branch,
+                          urllib.parse.unquote(path.replace("&amp;", "&"))))
+    return found
+
+
+@pytest.mark.slow
+def test_the_student_edition_links_only_files_of_the_student_branch(tree, tmp_path):
+    """``make book BRANCH=student``: after a build for main, an incremental build for the
+    student branch makes every launch link (chapters' buttons, assignments, the line after a
+    chapter's exercises) open a file that the student branch holds."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "config", "user.email", "course@example.org")
+    _git(repo, "config", "user.name", "Course")
+    _git(repo, "commit", "-q", "--allow-empty", "-m", "start")
+    bst.commit_tree(tree, "student", repo=repo)
+    published = set(_git(repo, "ls-tree", "-r", "--name-only", "student").split())
+    slug = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"][
+        "url"].removeprefix("https://github.com/").rstrip("/")
+    work = tmp_path / "book"
+    for branch in ("main", "student"):
+        done = bst.run_jupyter_book(ROOT, "html", "--path-output", str(work), branch=branch,
+                                    capture=True)
+        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        links = launch_links(work / "_build" / "html")
+        assert {b for _, _, b, _ in links} == {branch}, sorted({b for _, _, b, _ in links})
+    assert {r for _, r, _, _ in links} == {slug}
+    missing = sorted({(page, path) for page, _, _, path in links if path not in published})
+    assert not missing, f"launch links to files the student branch lacks: {missing[:5]}"
+    paths = {path for _, _, _, path in links}
+    assignments = {f"exercises/{p.name}/{p.name}.ipynb" for p in (ROOT / "exercises").iterdir()
+                   if p.is_dir()}
+    assert assignments <= paths, sorted(assignments - paths)
+    notebooks = {f"{doc}.ipynb" for doc in chapters() if (ROOT / f"{doc}.ipynb").is_file()}
+    assert notebooks <= paths, sorted(notebooks - paths)
+    badge = re.search(r"\((https://mybinder\.org/v2/gh/[^)]+)\)", (tree / "README.md").read_text())
+    assert badge, "the student tree's README has no Binder badge"
+    assert badge.group(1) == (f"https://mybinder.org/v2/gh/{slug}/student"
+                              f"?urlpath=lab/tree/book/intro.ipynb")
+    assert "book/intro.ipynb" in published
+
+
+def test_a_branch_to_build_for_must_be_a_branch_name(tmp_path):
+    with pytest.raises(ValueError, match="branch: expected a branch name"):
+        bst.run_jupyter_book(ROOT, "html", "--path-output", str(tmp_path), branch="-x --y")
 
 
 def test_commit_tree_rejects_a_bad_branch_name(tree, tmp_path):
@@ -539,13 +618,11 @@ execute:
 parse:
   myst_enable_extensions: [amsmath, dollarmath, colon_fence]
 sphinx:
-  local_extensions:
-    studentnb: {tools}
-  extra_extensions: [sphinx_proof, sphinx_exercise]
+  extra_extensions: [sphinx_proof, sphinx_exercise, nbcourse_book]
   config:
     numfig: true
     math_numfig: true
-    math_eqref_format: "Eq. {{number}}"
+    math_eqref_format: "Eq. {number}"
 """
 
 TINY_CHAPTER = """\
@@ -596,7 +673,7 @@ def tiny_book(root: Path, chapter: str = TINY_CHAPTER) -> Path:
     (root / "book").mkdir(parents=True)
     (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nparts:\n"
                                    "  - caption: P\n    chapters:\n      - file: book/ch\n")
-    (root / "_config.yml").write_text(TINY_CONFIG.format(tools=ROOT / "tools"))
+    (root / "_config.yml").write_text(TINY_CONFIG)
     (root / "book" / "intro.md").write_text("# Intro\n\n```{exercise}\n:label: ex-0\n\nFirst.\n```\n")
     (root / "book" / "ch.md").write_text(chapter)
     return root

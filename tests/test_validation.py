@@ -165,8 +165,8 @@ def test_check_text():
 def _bad_calls(tmp_path):
     """One bad call per public entry point of interact, selfcheck and grading: (name, call)."""
     from nbcourse.grading.assignment import Assignment, Call, Question, Value, load_assignment
-    from nbcourse.grading.batch import output_names
     from nbcourse.grading.check import checker, find_assignment
+    from nbcourse.grading.names import output_names
     from nbcourse.interact import explore, parse_control
     from nbcourse.selfcheck import choice, number
 

@@ -75,8 +75,8 @@ def test_the_workflows_run_the_targets_the_docs_give():
         assert f"make {target}" in docs, target
     book, student = workflow("book.yml"), workflow("student.yml")
     release, ci = workflow("release.yml"), workflow("ci.yml")
-    assert re.search(r"^\s*make book$", runs(book), re.M)
-    assert re.search(r"^\s*make pdf$", runs(book), re.M)
+    assert re.search(r"^\s*make book BRANCH=student$", runs(book), re.M)  # students' links
+    assert re.search(r"^\s*make pdf BRANCH=student$", runs(book), re.M)
     assert uses(book) == ["actions/checkout", "actions/configure-pages",
                           "actions/upload-pages-artifact", "actions/deploy-pages"]
     upload = next(s for s in steps(book) if s.get("uses", "").startswith(

@@ -1,4 +1,4 @@
-"""Grade many notebooks: worker processes, output names, ``grades.csv`` and ``results.json``.
+"""Grade many notebooks: worker processes, ``grades.csv`` and ``results.json``.
 
 :func:`grade_batch` spreads submissions over worker processes, each a ``python -m
 nbcourse.grading.batch --worker`` that grades with :func:`~nbcourse.grading.grader.grade_notebook`
@@ -6,8 +6,8 @@ and launches the sandbox of its next submission while it grades the current one
 (:class:`~nbcourse.grading.grader.Spares`). It prints one progress line per finished
 submission and writes ``grades.csv`` plus ``<name>/results.json`` (Gradescope's format) and
 the written answers for a person to score (:mod:`nbcourse.grading.written`). Output names are
-derived injectively from the input paths (:func:`output_names`); every text that reaches an
-output file or a progress line is truncated and stripped of control characters.
+derived injectively from the input paths (:mod:`nbcourse.grading.names`); every text that
+reaches an output file or a progress line is truncated and stripped of control characters.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import queue
 import subprocess
 import sys
 import threading
-import unicodedata
 from pathlib import Path
 
 from . import variants
@@ -28,13 +27,11 @@ from .files import (
     clip,
 )
 from .grader import GradeResult, Spares, _not_run, grade_notebook, probe_seconds
+from .names import check_name, output_names
 from .sandbox import check_layout, require_isolation
 
 __all__ = ["BatchResults", "grade_batch", "gradebook_columns", "gradebook_row", "gradescope_results",
-           "output_names", "write_results"]
-
-MAX_NAME = 200  # characters of one path component of an output name
-
+           "write_results"]
 
 # --- output files ----------------------------------------------------------------------
 
@@ -93,10 +90,10 @@ def gradebook_columns(assignment):
             "reason", "seconds", *IDENTITY_COLUMNS]
 
 
-IDENTITY_COLUMNS = ("student_id", "id_source", "id_check")
-"""The identifier the per-student answers were checked for, where it came from, and how
-the notebook's own STUDENT_ID compares with it (``differs`` and ``look-alike`` flag a claim
-of another identifier; see :func:`~nbcourse.grading.variants.id_status`)."""
+IDENTITY_COLUMNS = ("student_id", "id_source", "id_check", "claimed_id")
+"""The identifier the per-student answers were checked for, where it came from, how the
+notebook's own STUDENT_ID compares with it (``differs`` and ``look-alike`` flag a claim of
+another identifier; see :func:`~nbcourse.grading.variants.id_status`), and that claim."""
 
 
 def gradebook_row(result):
@@ -109,91 +106,11 @@ def gradebook_row(result):
             "status": result.status, "reason": result.reason, "seconds": number(result.seconds),
             "student_id": result.identity.get("student_id", ""),
             "id_source": result.identity.get("source", ""),
-            "id_check": result.identity.get("check", "")}
+            "id_check": result.identity.get("check", ""),
+            "claimed_id": result.identity.get("claimed", "")}
 
 
 # --- batch with worker processes -------------------------------------------------------
-
-_RESERVED = {"grades.csv", "results.json", "written-answers.csv", "written-answers.html"}
-
-
-def accented_latin(char):
-    """Whether the non-ASCII ``char`` is a Latin letter with accents (é, ñ, ö: an ASCII
-    letter and combining marks, in its composed form), which no reader takes for a plain
-    ASCII letter. Every other non-ASCII letter or digit may look like one (Cyrillic а,
-    Greek ο, fullwidth ａ, dotless ı, the Ångström sign Å) and is shown escaped.
-
-    >>> [accented_latin(c) for c in "éÅ\u0430\u03bf\uff41\u0131\u212b\u0451"]
-    [True, True, False, False, False, False, False, False]
-    """
-    if unicodedata.normalize("NFC", char) != char:
-        return False
-    parts = unicodedata.normalize("NFD", char)
-    return (len(parts) > 1 and parts[0].isascii() and parts[0].isalpha()
-            and all(unicodedata.combining(c) for c in parts[1:]))
-
-
-def _safe_component(part):
-    """Percent-encode one path component so that the encoding is injective and the result
-    is a plain, printable file name that is neither hidden nor an output file's name, in
-    which no character looks like an ASCII letter or digit that it is not."""
-    out = []
-    for i, char in enumerate(part):
-        keep = (char.isalnum() and (char.isascii() or accented_latin(char))) \
-            or char in "-_" or (char == "." and i)
-        raw = char.encode("utf-8", "surrogateescape")  # a byte of a non-UTF-8 name is kept
-        out.append(char if keep else "".join(f"%{b:02X}" for b in raw))
-    safe = "".join(out)
-    if safe in _RESERVED:
-        safe = f"%{ord(safe[0]):02X}{safe[1:]}"
-    if len(safe.encode("utf-8")) > MAX_NAME:
-        import hashlib
-
-        digest = hashlib.sha256(part.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-        safe = safe[:MAX_NAME - 20].rstrip("%") + "%~" + digest
-    return safe
-
-
-def output_names(paths, base=None):
-    """Injective, safe output names for ``paths``: each path relative to ``base`` (by
-    default the folder the paths share), one percent-encoded component per folder (so
-    per-student folders are kept), never ``.``/``..``, never hidden, never an output file's
-    name (``grades.csv``, ``results.json``, the written-answers files). Any byte sequence
-    is a name: a byte of a name that is not UTF-8 becomes ``%XX`` like any other. Names
-    that look alike stay visibly distinct: a non-ASCII character that could be taken for
-    an ASCII one (Cyrillic а in ``аlice``) is percent-encoded (``%D0%B0lice``); accented
-    Latin letters (é) are kept.
-
-    >>> output_names(["s/a/hw.ipynb", "s/b/hw.ipynb", "s/hw-2.ipynb"])
-    ['a/hw.ipynb', 'b/hw.ipynb', 'hw-2.ipynb']
-    >>> output_names(["x/grades.csv", "x/...ipynb", "x/=1+1 é.ipynb", "x/%3D1.ipynb"])
-    ['%67rades.csv', '%2E..ipynb', '%3D1%2B1%20é.ipynb', '%253D1.ipynb']
-    >>> output_names(["s/a/hw.ipynb"], base="s"), output_names([b"s/caf\\xe9.ipynb".decode(
-    ...     "utf-8", "surrogateescape")])
-    (['a/hw.ipynb'], ['caf%E9.ipynb'])
-    >>> output_names(["s/alice.ipynb", "s/\u0430lice.ipynb"])
-    ['alice.ipynb', '%D0%B0lice.ipynb']
-    """
-    absolute = [os.path.abspath(os.fspath(p)) for p in paths]
-    if len(set(absolute)) != len(absolute):
-        twice = next(p for i, p in enumerate(absolute) if p in absolute[:i])
-        raise ValueError(f"paths must be distinct, got {twice!r} twice")
-    if not absolute:
-        return []
-    if base is None:
-        base = os.path.commonpath([os.path.dirname(p) for p in absolute])
-    else:
-        base = os.path.abspath(os.fspath(base))
-        outside = [p for p in absolute if os.path.commonpath([p, base]) != base or p == base]
-        if outside:
-            raise ValueError(f"base must be a folder that holds every path, got {base!r}, "
-                             f"which does not hold {outside[0]!r}")
-    names = []
-    for p in absolute:
-        parts = Path(os.path.relpath(p, base)).parts
-        names.append("/".join(_safe_component(c) for c in parts))
-    return names
-
 
 class _WorkerProcess:
     """A grading worker subprocess speaking JSON lines on its stdin/stdout."""
@@ -304,12 +221,13 @@ class BatchResults(list):
 
 
 def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, progress=print,
-                allow_per_process_limits=False, regrade=False, base=None, roster=None):
+                allow_per_process_limits=False, regrade=False, base=None, roster=None,
+                name=None):
     """Grade ``notebooks`` with ``workers`` worker processes into the folder ``out_dir``.
 
     Every submission gets a row of ``grades.csv`` (status graded, invalid or error), a
-    ``results.json`` in ``out_dir/<name>/`` where ``name`` comes from :func:`output_names`
-    (relative to ``base``, else to the base recorded by the folder's first batch if it
+    ``results.json`` in ``out_dir/<name>/`` where ``name`` comes from
+    :func:`~nbcourse.grading.names.output_names` (relative to ``base``, else to the base recorded by the folder's first batch if it
     holds every notebook, else to the folder the notebooks share), and its written answers
     in ``written-answers.csv``/``.html``; one progress line is printed per finished
     submission.
@@ -320,14 +238,23 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     again and replaces its row). As each submission finishes, its row is recorded
     (:meth:`~nbcourse.grading.gradebook.OutputFolder.record_finished`) and its
     ``results.json`` written atomically; ``grades.csv`` and the written answers are
-    rewritten from time to time (:class:`~nbcourse.grading.gradebook.Flushes`) and at the
-    end, so a batch stopped at any point (Ctrl-C, ``kill -9``) resumes where it stopped
-    when run again.
+    written from these records at the end (:class:`~nbcourse.grading.gradebook.Flushes`),
+    so each submission costs the same however many rows the folder holds, and a batch
+    stopped at any point (Ctrl-C, ``kill -9``) resumes where it stopped when run again.
 
     ``roster`` (a :class:`~nbcourse.grading.variants.Roster`) names each submission's owner,
     whose identifier per-student answers are checked for; a submission it does not list, or
     every submission without one, falls back to the notebook's ``STUDENT_ID``, flagged
     ``unverified`` in grades.csv and results.json.
+
+    The folder remembers how it was made (``.nbcourse/batch.json``): the assignment, the
+    base of its names and the roster. A later batch (late work, a regrade, a resumed batch)
+    that contradicts it is refused with a ValueError saying what to pass: a roster (or no
+    roster) that would give a row already graded another owner
+    (:meth:`~nbcourse.grading.gradebook.OutputFolder.check_roster`), a notebook outside the
+    recorded base without ``base``, or a ``base`` that renames notebooks the recorded one
+    holds (:meth:`~nbcourse.grading.gradebook.OutputFolder.base`). ``name`` gives a single
+    notebook its output name explicitly (as grades.csv shows it).
 
     Returns
     -------
@@ -342,8 +269,8 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
         bound into every sandbox holds the assignment, ``out_dir``, a notebook or the
         roster's file (:func:`~nbcourse.grading.sandbox.check_layout`).
     ValueError
-        If ``out_dir`` holds another assignment's grades, or ``base`` does not hold
-        every notebook.
+        If ``out_dir`` holds another assignment's grades, if ``base`` does not hold
+        every notebook, or if the batch contradicts how ``out_dir`` was made (above).
     OutputBusy
         If another batch or merge is writing to ``out_dir``.
     """
@@ -360,11 +287,20 @@ def grade_batch(assignment_dir, notebooks, out_dir, workers=2, limits=None, prog
     out_dir.mkdir(parents=True, exist_ok=True)
     folder = OutputFolder(out_dir)
     notebooks = [Path(p) for p in notebooks]
+    if name is not None:
+        check_name(name)
+        if len(notebooks) != 1 or base is not None:
+            raise ValueError(f"argument --name: expected one submission and no --base, got "
+                             f"{len(notebooks)} submissions"
+                             + (" and --base" if base is not None else ""))
     columns = gradebook_columns(assignment)
     with folder.lock():
         folder.claim(assignment.name)
         rows = folder.read_rows(columns)
-        names = output_names(notebooks, folder.base(notebooks, base))
+        names = ([name] if name is not None
+                 else output_names(notebooks, folder.base(notebooks, base),
+                                   folder.names_fold_case(rows)))
+        folder.check_roster(roster, rows)
         written = folder.load_written()
         export = WrittenExport(assignment.path, out_dir)
         recovered = folder.finished()
@@ -447,9 +383,12 @@ def _run_batch(assignment, notebooks, names, todo, workers, limits, allow_per_pr
         done[0] += 1
         if flushes.due() or done[0] == len(todo):
             flush()
-        if progress:
+        if progress:  # the total and maximum of grades.csv, written answers included
+            extra = written.points(name) if written.merged else {}
             progress(f"[{done[0]:>{width}}/{len(todo)}] {clip(name, 200)}: "
-                     f"{result.total:g}/{result.max_score:g} in {result.seconds:.1f} s "
+                     f"{round(result.total + sum(extra.values()), 6):g}/"
+                     f"{round(result.max_score + written.max_points * written.merged, 6):g} "
+                     f"in {result.seconds:.1f} s "
                      f"({result.status}{', replaced the earlier row' if again else ''})")
 
     def work():

@@ -80,7 +80,11 @@ def grade_main(argv=None):
                         help="grade again the submissions given that are already graded in "
                              "--out (default: keep them, so a stopped batch resumes)")
     parser.add_argument("--base", help="folder that submission names are relative to "
-                                       "(default: the one of the first batch into --out)")
+                                       "(default: the one of the first batch into --out; "
+                                       "a notebook outside it needs --base or --name)")
+    parser.add_argument("--name", help="the name (as grades.csv shows it) of the one "
+                                       "submission given, e.g. carol/hw.ipynb for a late "
+                                       "notebook saved elsewhere")
     parser.add_argument("--roster", help="CSV with columns submission (a file name, or the "
                                          "name grades.csv shows) and student_id: the owner "
                                          "whose numbers per-student answers are checked for "
@@ -116,7 +120,11 @@ def grade_main(argv=None):
     notebooks = _notebooks(args.submissions)
     if not notebooks:
         parser.error("no .ipynb submissions found")
-    sharded = run_sharded(parser, args, assignment, notebooks, _limits(assignment, args))
+    if args.name is not None and (args.shard is not None or args.dask is not None):
+        parser.error("argument --name: not allowed with --shard or --dask, which name every "
+                     "submission of the batch")
+    sharded = run_sharded(parser, args, assignment, notebooks, _limits(assignment, args),
+                          roster)
     if sharded is not None:
         return sharded
     start = time.monotonic()
@@ -125,20 +133,15 @@ def grade_main(argv=None):
                               limits=_limits(assignment, args),
                               progress=None if args.quiet else print,
                               allow_per_process_limits=args.allow_per_process_limits,
-                              regrade=args.regrade, base=args.base, roster=roster)
+                              regrade=args.regrade, base=args.base, roster=roster,
+                              name=args.name)
     except (IsolationError, OutputBusy, ValueError) as exc:
         print(f"nbcourse grade: {exc}", file=sys.stderr)
         return 2
     seconds = time.monotonic() - start
-    flagged = [r.name for r in results if r.identity.get("check") in ("differs", "look-alike")]
-    if flagged:
-        one = len(flagged) == 1
-        print(f"{len(flagged)} notebook{'' if one else 's'} claim{'s' if one else ''} a "
-              f"STUDENT_ID other than the owner's (id_check in grades.csv): "
-              f"{', '.join(flagged[:5])}{', ...' if len(flagged) > 5 else ''}")
-    if roster is None:
-        print("no --roster: per-student answers were checked for each notebook's own "
-              "STUDENT_ID, flagged unverified in grades.csv and results.json")
+    from .variants import report_identities
+
+    report_identities(results, roster)
     graded = sum(r.status == "graded" for r in results)
     print(f"{len(results)} submissions ({graded} graded, {len(results) - graded} invalid or "
           f"failed; {len(results.replaced)} replaced earlier rows; {len(results.kept)} already "

@@ -1,7 +1,7 @@
 """The output folder of a batch, kept across batches: ``grades.csv``, written scores, a lock.
 
 Grading into a folder that already holds grades adds or replaces only the submissions
-given, keyed by their output name (:func:`~nbcourse.grading.batch.output_names`); every
+given, keyed by their output name (:func:`~nbcourse.grading.names.output_names`); every
 other row stays, and so does every written score and comment that ``grade-merge`` added.
 The written scores are kept in ``OUT/.nbcourse/written-scores.json`` and applied to each
 row and each ``results.json`` whenever either is written, so a later batch, a regrade or a
@@ -10,10 +10,11 @@ meets a submission's folder.)
 
 A batch does not rewrite ``grades.csv`` after every submission, which would make a batch
 of ``n`` cost ``n**2`` rows written: each finished submission's row is appended to
-``OUT/.nbcourse/finished.jsonl`` (one line, a constant cost), and ``grades.csv`` is
-rewritten from time to time (:class:`Flushes`) and at the end. Whoever opens the folder
-next (a batch, a resumed batch, ``grade-merge``, a merge of shards) reads the rows of both,
-so a batch stopped between two rewrites loses nothing.
+``OUT/.nbcourse/finished.jsonl`` (one line, a constant cost, however many rows the folder
+holds), and ``grades.csv`` is written from it once, at the end (:class:`Flushes` can also
+rewrite it during a batch; by default it does not, since every rewrite costs one write per
+row). Whoever opens the folder next (a batch, a resumed batch, ``grade-merge``, a merge of
+shards) reads the rows of both, so a batch stopped before its end loses nothing.
 
 Numbers in ``grades.csv`` have one format (:func:`number`): no trailing zeros and no
 exponent, at most 6 decimals: ``10``, ``8.5``, ``0.25``.
@@ -39,7 +40,10 @@ BATCH = "batch.json"
 JOURNAL = "finished.jsonl"
 WRITTEN_TEST = " (written answer)"
 NUMERIC = {"total", "max", "seconds", "written_max"}
-TEXT = {"submission", "status", "reason", "student_id", "id_source", "id_check"}
+TEXT = {"submission", "status", "reason", "student_id", "id_source", "id_check", "claimed_id"}
+#: Columns added to grades.csv after its first release: a gradebook without them is read,
+#: with the column empty in its earlier rows.
+LATER = ("claimed_id",)
 
 
 class OutputBusy(RuntimeError):
@@ -156,10 +160,16 @@ class OutputFolder:
     # --- the base folder of output names -----------------------------------------------
 
     def base(self, notebooks, base=None):
-        """The folder that output names are relative to: ``base`` if given, else the one
-        recorded by the folder's first batch if it holds every notebook, else None (the
-        folder the notebooks share). The first batch records its base."""
+        """The folder that output names are relative to.
+
+        ``base`` if given, else the one recorded by the folder's first batch, else None
+        (the folder the notebooks share); the first batch records its base. ValueError if
+        ``base`` does not hold every notebook, if a notebook lies outside the recorded base
+        and no ``base`` is given (it would be named by another rule than the rows already
+        graded), or if ``base`` differs from the recorded one although that one holds every
+        notebook (the same file would get a second name)."""
         record = self._read_json(BATCH) or {}
+        recorded = record.get("base")
         paths = [os.path.abspath(os.fspath(p)) for p in notebooks]
         if base is not None:
             base = os.path.abspath(os.fspath(base))
@@ -167,12 +177,102 @@ class OutputFolder:
             if outside:
                 raise ValueError(f"base must be a folder that holds every submission, got "
                                  f"{base!r}, which does not hold {outside[0]!r}")
-        elif record.get("base") and all(_inside(p, record["base"]) for p in paths):
-            base = record["base"]
-        if not record.get("base") and paths:
+            if recorded and base != recorded and all(_inside(p, recorded) for p in paths):
+                raise ValueError(
+                    f"base: {self.path} names submissions relative to {recorded!r} (the "
+                    f"base of its first batch), which holds every submission given, so "
+                    f"--base {base!r} would give them other names; leave --base out (or "
+                    f"pass --base {recorded!r})")
+        elif recorded:
+            outside = [p for p in paths if not _inside(p, recorded)]
+            if outside:
+                raise ValueError(
+                    f"submissions must lie in {recorded!r}, the folder {self.path} names "
+                    f"submissions relative to (the base of its first batch), got "
+                    f"{outside[0]!r}; pass --base FOLDER to name them relative to another "
+                    f"folder (FOLDER/carol/hw.ipynb is carol/hw.ipynb), or --name NAME to "
+                    f"give a single notebook the name NAME")
+            base = recorded
+        if not recorded and paths:
             chosen = base or os.path.commonpath([os.path.dirname(p) for p in paths])
             self._write_json(BATCH, {**record, "base": chosen})
         return base
+
+    # --- the rule of output names --------------------------------------------------------
+
+    def names_fold_case(self, rows):
+        """Whether the folder's names follow the case-folded rule of
+        :func:`~nbcourse.grading.names.output_names` (recorded by its first batch), or the
+        earlier one (a gradebook made before the rule, which keeps its names). ValueError for
+        such a gradebook on a file system that ignores case, where two of its names could
+        share a folder."""
+        record = self._read_json(BATCH) or {}
+        if "names" not in record:
+            record["names"] = "case-folded" if not rows else "as-given"
+            self._write_json(BATCH, record)
+        fold = record["names"] == "case-folded"
+        if not fold and self.ignores_case():
+            raise ValueError(
+                f"out must be on a file system that tells capitals from small letters, or "
+                f"a gradebook whose names are case-folded: {self.path} ignores case and was "
+                f"made before names were, so two submissions whose names differ only by case "
+                f"would share a folder; grade every submission again into a new folder")
+        return fold
+
+    def ignores_case(self):
+        """Whether the folder's file system takes ``X`` and ``x`` for one name (FAT, exFAT,
+        NTFS, APFS, HFS+ and ext4 with casefold usually do)."""
+        self.state.mkdir(parents=True, exist_ok=True)
+        probe = self.state / "case-probe"
+        probe.touch()
+        try:
+            return (self.state / "CASE-PROBE").exists()
+        finally:
+            probe.unlink(missing_ok=True)
+
+    # --- the roster the rows were graded with ------------------------------------------
+
+    def check_roster(self, roster, rows):
+        """Refuse a ``roster`` (a :class:`~nbcourse.grading.variants.Roster`, or None for
+        none) that would give a submission already in ``rows`` another owner than the one
+        it was graded for; then record it as the folder's roster.
+
+        Every row keeps the owner it was graded for: a later batch, a late submission or a
+        regrade without the roster (or with one that changed an entry) is refused, saying
+        which roster to pass, rather than turning a row from ``roster``/``same`` into
+        ``notebook``/``unverified``. A roster that only adds entries for submissions not
+        graded yet is accepted and recorded."""
+        from .names import file_name
+
+        record = self._read_json(BATCH) or {}
+        before = record.get("roster")
+        now = None if roster is None else roster.record()
+        if "roster" in record and (before or {}).get("sha256") == (now or {}).get("sha256"):
+            return
+        for name, row in rows.items():
+            source = row.get("id_source", "")
+            if source not in ("roster", "notebook"):
+                continue  # an older row without an identity, or Gradescope's
+            identity = (roster.lookup(name, file_name(name)) if roster is not None
+                        else None)
+            owner = identity.student_id if identity is not None and identity.verified else None
+            if (source == "roster") == (owner is not None) and (
+                    owner is None or _shown(owner) == _unquoted(row.get("student_id", ""))):
+                continue
+            was = (f"for {row.get('student_id')!r} from the roster" if source == "roster"
+                   else "for the notebook's own STUDENT_ID (no roster entry)")
+            given = ("without --roster" if roster is None
+                     else f"with the roster {roster.path or ''} (sha256 {roster.digest[:12]})")
+            then = (f"its owner would be {owner!r}" if owner is not None
+                    else "it would be checked for the notebook's own STUDENT_ID")
+            earlier = (f"--roster {before.get('path')} (sha256 {before['sha256'][:12]})"
+                       if before else "no --roster")
+            raise ValueError(
+                f"roster: {self.path} holds {name!r}, graded {was}; {given} {then}. Every "
+                f"row keeps the owner it was graded for: pass the roster this gradebook was "
+                f"graded with ({earlier}), or one that gives every graded submission the "
+                f"same owner, or grade into a new folder")
+        self._write_json(BATCH, {**record, "roster": now})
 
     # --- grades.csv --------------------------------------------------------------------
 
@@ -199,6 +299,9 @@ class OutputFolder:
         if header[:1] != ["submission"] or "total" not in header or "max" not in header:
             raise ValueError(f"grades must be a grades.csv written by nbcourse grade, got "
                              f"header {header} in {path}")
+        if columns is not None and auto != list(columns) and auto == [
+                c for c in columns if c not in LATER]:
+            auto = list(columns)  # an earlier gradebook: the later columns start empty
         if columns is not None and auto != list(columns):
             raise ValueError(f"out must be a folder of grades of this assignment: {path} has "
                              f"columns {auto}, this assignment's are {list(columns)}")
@@ -334,9 +437,10 @@ class OutputFolder:
 
 class Flushes:
     """When to rewrite grades.csv and the written answers during a batch: at least
-    ``every`` seconds apart, and at least ``ratio`` times as long apart as the last rewrite
-    took, so that rewriting takes at most about ``1 / ratio`` of a batch's time however
-    many rows the folder holds.
+    ``every`` seconds apart (by default never: only at the end,
+    ``benchmarks/bench_gradebook.py`` measures why), and at least ``ratio`` times as long
+    apart as the last rewrite took, so that rewriting takes at most about ``1 / ratio`` of a
+    batch's time however many rows the folder holds.
 
     >>> clock = iter([0.0, 0.5, 3.0, 3.25, 3.5, 6.0, 9.0]).__next__
     >>> flushes = Flushes(every=2.0, ratio=20, clock=clock)   # created at 0.0
@@ -352,7 +456,7 @@ class Flushes:
     (False, True)
     """
 
-    def __init__(self, every=2.0, ratio=20, clock=None):
+    def __init__(self, every=math.inf, ratio=20, clock=None):
         import time
 
         self.every, self.ratio = float(every), float(ratio)
@@ -373,6 +477,19 @@ class Flushes:
 
 def _float(text):
     return float(text) if text not in (None, "") else 0.0
+
+
+def _unquoted(cell):
+    """A text cell of grades.csv without the apostrophe that kept it from being a formula."""
+    from .files import _FORMULA_START
+
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(_FORMULA_START) else cell
+
+
+def _shown(student_id):
+    from .variants import _shown as shown
+
+    return shown(student_id)
 
 
 def _inside(path, folder):

@@ -176,7 +176,7 @@ def shown_name(path):
     >>> shown_name("a\u202eb\udce9.ipynb"), shown_name("\u0430lice-é.ipynb")
     ('a\\u202eb\\xe9.ipynb', '\\u0430lice-é.ipynb')
     """
-    from .batch import accented_latin
+    from .names import accented_latin
 
     out = []
     for c in str(path)[:100]:

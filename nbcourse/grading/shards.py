@@ -2,7 +2,7 @@
 
 A batch (the submissions given to ``grade``, in the order given) splits into ``N`` shards
 by a stable rule: the submission whose output name is ``name`` (its path relative to the
-batch's base folder, :func:`~nbcourse.grading.batch.output_names`) belongs to shard
+batch's base folder, :func:`~nbcourse.grading.names.output_names`) belongs to shard
 ``sha256(name) mod N`` (:func:`shard_of`). The rule depends on neither the order of the
 files nor the machine nor where the folder of submissions is mounted, and every
 submission belongs to exactly one shard.
@@ -81,7 +81,7 @@ def shard_plan(notebooks, count, base=None):
     """Split a batch: ``(base, names, shards)`` where ``names`` are the output names of
     every notebook (relative to ``base``, by default the folder the notebooks share, as
     one ``grade`` run would name them) and ``shards[k]`` the indices of shard ``k``."""
-    from .batch import output_names
+    from .names import output_names
 
     paths = [os.path.abspath(os.fspath(p)) for p in notebooks]
     if not paths:
@@ -96,25 +96,36 @@ def shard_plan(notebooks, count, base=None):
     return base, names, shards
 
 
-def grade_shard(assignment_dir, notebooks, out_dir, shard, count, base=None, **options):
+def grade_shard(assignment_dir, notebooks, out_dir, shard, count, base=None, roster=None,
+                **options):
     """Grade shard ``shard`` of ``count`` of the batch ``notebooks`` into ``out_dir`` with
     :func:`~nbcourse.grading.batch.grade_batch` (``options``: its keyword arguments).
 
     ``notebooks`` is the whole batch, the same on every machine; only this shard's
-    submissions are graded. Output names are those of the whole batch. Running it again
-    resumes the shard. ValueError if ``out_dir`` holds another shard or another batch."""
+    submissions are graded. Output names are those of the whole batch, and the roster (a
+    :class:`~nbcourse.grading.variants.Roster`) is checked against the whole batch too, so
+    a row that would match two submissions is refused on every machine. The shard records
+    the assignment and its columns, the batch, the base and the roster's digest in
+    ``.nbcourse/shard.json``, which the merge checks. Running it again resumes the shard.
+    ValueError if ``out_dir`` holds another shard, another batch, or grades made with
+    another roster or base."""
     from .assignment import load_assignment
-    from .batch import grade_batch
+    from .batch import grade_batch, gradebook_columns
 
     if not isinstance(count, int) or isinstance(count, bool) or count < 1 or not (
             isinstance(shard, int) and 0 <= shard < count):
         raise ValueError(f"argument --shard: expected K/N with integers 0 <= K < N, got "
                          f"{shard!r}/{count!r}")
     base, names, shards = shard_plan(notebooks, count, base)
+    paths = [os.path.abspath(os.fspath(p)) for p in notebooks]
+    if roster is not None:
+        roster.owners(names, paths)  # a row matching two submissions of the batch: refused
     mine = shards[shard]
     assignment = load_assignment(assignment_dir)
     record = {"assignment": assignment.name, "shard": shard, "count": count,
-              "batch": _batch_digest(names), "size": len(names),
+              "batch": _batch_digest(names), "size": len(names), "base": base,
+              "columns": gradebook_columns(assignment),
+              "roster": None if roster is None else roster.digest,
               "names": [[i, names[i]] for i in mine]}
     folder = OutputFolder(out_dir)
     with folder.lock():
@@ -129,12 +140,21 @@ def grade_shard(assignment_dir, notebooks, out_dir, shard, count, base=None, **o
         if old is None and (Path(out_dir) / GRADES).exists():
             raise ValueError(f"out must be a new folder or one of this very shard: {out_dir} "
                              f"holds grades that are not a shard's")
+        if old is not None and "roster" in old and old["roster"] != record["roster"]:
+            raise ValueError(
+                f"roster: {out_dir} holds shard {shard}/{count} graded "
+                + (f"with the roster of sha256 {old['roster'][:12]}" if old["roster"]
+                   else "without a roster")
+                + "; pass the same --roster as before (every shard of a batch is graded "
+                  "with one roster), or grade into a new folder")
         folder.claim(assignment.name)
+        folder.base(paths, base)
+        folder.check_roster(roster, folder.read_rows(record["columns"]))
         folder._write_json(SHARD, record)
     if not mine:
         return _empty_results()
     return grade_batch(assignment.path, [notebooks[i] for i in mine], out_dir, base=base,
-                       **options)
+                       roster=roster, **options)
 
 
 def _empty_results():
@@ -188,6 +208,12 @@ def merge_shards(out_dir, shard_dirs, progress=None):
                              f"(shard {rec0['shard']}/{rec0['count']} of batch "
                              f"{rec0['batch'][:12]}) and {str(d)!r} (shard "
                              f"{rec['shard']}/{rec['count']} of batch {rec['batch'][:12]})")
+        if rec.get("roster", _NOT_RECORDED) != rec0.get("roster", _NOT_RECORDED):
+            raise ValueError(f"shards: expected shards graded with one roster, got "
+                             f"{str(first)!r} ({_roster_text(rec0)}) and {str(d)!r} "
+                             f"({_roster_text(rec)}); grade shard {rec['shard']}/"
+                             f"{rec['count']} again into a new folder with the batch's "
+                             f"--roster")
         if rec["shard"] in by_shard:
             raise ValueError(f"shards: overlapping shard outputs: {str(by_shard[rec['shard']])!r} "
                              f"and {str(d)!r} both hold shard {rec['shard']}/{rec['count']}")
@@ -211,13 +237,20 @@ def merge_shards(out_dir, shard_dirs, progress=None):
     if sorted(order) != list(range(rec0["size"])):
         raise ValueError(f"shards: the shards of batch {rec0['batch'][:12]} do not cover its "
                          f"{rec0['size']} submissions")
-    columns, rows, written_rows = None, {}, {}
+    # the columns come from the assignment (recorded by every shard), not from a shard's
+    # grades.csv, which an empty shard does not have
+    columns = rec0.get("columns")
+    rows, written_rows = {}, {}
     shard_written = []
     for d, rec, _ in records:
+        if rec.get("columns") != columns:
+            raise ValueError(f"shards: expected shards of one version of the assignment, got "
+                             f"the columns {columns} in {str(first)!r} and {rec.get('columns')}"
+                             f" in {str(d)!r}")
         folder = OutputFolder(d)
         with folder.lock():
             shard_rows = folder.read_rows(columns)
-            columns = folder.columns
+            columns = columns or folder.columns or None
             names = [name for _, name in rec["names"]]
             unfinished = [n for n in names
                           if n not in shard_rows or not (d / n / "results.json").is_file()]
@@ -233,6 +266,8 @@ def merge_shards(out_dir, shard_dirs, progress=None):
                 raise ValueError(f"shards: {str(d)!r} holds submissions that are not in "
                                  f"shard {rec['shard']}/{count} of the batch (first "
                                  f"{extra[0]!r}); grade them in their own shard")
+            for n in names:
+                _check_row(d, n, shard_rows[n])
             rows.update({n: shard_rows[n] for n in names})
             written_rows.update(read_written_csv(d))
             written = folder.load_written()
@@ -242,14 +277,24 @@ def merge_shards(out_dir, shard_dirs, progress=None):
     out_dir.mkdir(parents=True, exist_ok=True)
     with out.lock():
         merged = out._read_json(MERGED)
+        roster = rec0.get("roster")
         if (out_dir / GRADES).exists() and (merged or {}).get("batch") != rec0["batch"]:
             raise ValueError(f"out must be a new folder or the output of an earlier merge of "
                              f"the same shards, got {str(out_dir)!r}, which holds other grades")
+        if merged and "roster" in merged and merged["roster"] != roster:
+            raise ValueError(f"roster: {str(out_dir)!r} was merged from shards graded "
+                             f"{_roster_text(merged)}, these are graded {_roster_text(rec0)}; "
+                             f"merge them into a new folder")
         out.claim(rec0["assignment"])
+        # rows added to an earlier merge since (late work) are kept, after the batch's
+        later = {n: r for n, r in out.read_rows(columns).items() if n not in owner} \
+            if merged else {}
         # recorded first, so that a merge stopped halfway can be run again
-        out._write_json(MERGED, {"batch": rec0["batch"], "count": count,
+        out._write_json(MERGED, {"batch": rec0["batch"], "count": count, "roster": roster,
                                  "shards": [str(by_shard[k]) for k in range(count)]})
-        out._write_json(BATCH, {**(out._read_json(BATCH) or {}), "base": batch0.get("base")})
+        out._write_json(BATCH, {**(out._read_json(BATCH) or {}), "names": "case-folded",
+                                "base": rec0.get("base", batch0.get("base")),
+                                "roster": {"sha256": roster, "path": None} if roster else None})
         written = out.load_written()
         for other in shard_written:
             for q, top in other.questions.items():
@@ -266,7 +311,9 @@ def merge_shards(out_dir, shard_dirs, progress=None):
                 text = json.dumps(written.apply(json.loads(text), name), indent=2) + "\n"
             (out_dir / name).mkdir(parents=True, exist_ok=True)
             _write_atomic(out_dir / name / "results.json", text)
-        out.write_grades(columns, {name: rows[name] for name, _ in ordered}, written)
+        out.write_grades(columns, {**{name: rows[name] for name, _ in ordered}, **later},
+                         written)
+        out.clear_finished()
         if written_rows:
             old = read_written_csv(out_dir)
             rank = {name: k for k, (name, _) in enumerate(ordered)}
@@ -278,11 +325,60 @@ def merge_shards(out_dir, shard_dirs, progress=None):
                     if not row.get(column) and old.get(key, {}).get(column):
                         row[column] = old[key][column]
                 export.rows[key] = row
+            for key in old:  # the written answers of rows added since the earlier merge
+                if key[0] in later:
+                    export.rows[key] = old[key]
             export.finish()
     if progress:
         progress(f"merged {count} shards ({len(ordered)} submissions) into "
                  f"{out_dir / GRADES}")
     return len(ordered)
+
+
+_NOT_RECORDED = object()
+
+
+def _roster_text(rec):
+    roster = rec.get("roster", _NOT_RECORDED)
+    if roster is _NOT_RECORDED:
+        return "no roster recorded"
+    return f"roster sha256 {roster[:12]}" if roster else "without a roster"
+
+
+def _check_row(shard_dir, name, row):
+    """ValueError unless the grades.csv row of ``name`` in a shard says what its
+    ``results.json`` says: each question's score, the total, the maximum and the identity
+    (a grades.csv edited by hand is not merged)."""
+    from .gradebook import WRITTEN_TEST, _float, _unquoted
+
+    path = Path(shard_dir) / name / "results.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        tests = [t for t in data["tests"] if not str(t["name"]).endswith(WRITTEN_TEST)]
+        written = sum(float(t["score"]) for t in data["tests"]
+                      if str(t["name"]).endswith(WRITTEN_TEST))
+        said = {"total": float(data["score"]) - written,
+                "max": sum(float(t["max_score"]) for t in tests)}
+        for t in tests:
+            q = str(t["name"]).split(" (", 1)[0]
+            said[q] = said.get(q, 0.0) + float(t["score"])
+        identity = (data.get("extra_data") or {}).get("identity") or {}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"shards: {str(path)!r} must be the results.json of a graded "
+                         f"submission, got one that cannot be read ({exc})") from None
+    problems = [f"{column} {row.get(column)!r} where results.json says {value:g}"
+                for column, value in said.items()
+                if column in row and abs(_float(row.get(column)) - value) > 1e-3]
+    for column, key in (("student_id", "student_id"), ("id_source", "source"),
+                        ("id_check", "check"), ("claimed_id", "claimed")):
+        if identity and column in row and _unquoted(row[column]) != identity.get(key, ""):
+            problems.append(f"{column} {row[column]!r} where results.json says "
+                            f"{identity.get(key, '')!r}")
+    if problems:
+        raise ValueError(f"shards: the row of {name!r} in {str(Path(shard_dir) / GRADES)!r} "
+                         f"disagrees with its results.json: {'; '.join(problems)}; grades.csv "
+                         f"of a shard is written by grade only: run its 'grade --shard' again "
+                         f"with --regrade for that submission, or restore the file")
 
 
 def _Export(out_dir, rubric):  # noqa: N802 - the written module is imported on first use
@@ -311,11 +407,14 @@ def _stored_rubric(shard_dirs):
 
 
 def _dask_shard(assignment_dir, notebooks, out_dir, shard, count, base, limits,
-                allow_per_process_limits, regrade):
-    """One Dask task: grade one shard with one grading worker process on this machine."""
+                allow_per_process_limits, regrade, roster=None):
+    """One Dask task: grade one shard with one grading worker process on this machine
+    (``roster``: the entries and path of the batch's roster, or None)."""
     from .assignment import Limits
+    from .variants import Roster
 
     results = grade_shard(assignment_dir, notebooks, out_dir, shard, count, base=base,
+                          roster=None if roster is None else Roster(*roster),
                           workers=1, limits=Limits(**limits), progress=None,
                           allow_per_process_limits=allow_per_process_limits, regrade=regrade)
     from distributed import get_worker
@@ -325,16 +424,20 @@ def _dask_shard(assignment_dir, notebooks, out_dir, shard, count, base, limits,
 
 
 def grade_on_dask(scheduler, assignment_dir, notebooks, out_dir, shards=None, limits=None,
-                  allow_per_process_limits=False, regrade=False, base=None, progress=print):
+                  allow_per_process_limits=False, regrade=False, base=None, progress=print,
+                  roster=None, security=None):
     """Grade the batch ``notebooks`` on the Dask distributed cluster whose scheduler is at
-    ``scheduler`` (``tcp://host:8786``, or a ``distributed.Client``) and merge it into
+    ``scheduler`` (``tls://host:8786``, or a ``distributed.Client``) and merge it into
     ``out_dir``; return the number of submissions.
 
     The batch splits into ``shards`` shards (default: 2 per worker thread of the cluster,
     at most one per submission); each is one task, which grades its shard into
-    ``out_dir/.nbcourse/shards/K-of-N`` with the sandbox of the machine it runs on. The
+    ``out_dir/.nbcourse/shards/K-of-N`` with the sandbox of the machine it runs on, checking
+    per-student answers for the owners the ``roster`` (a
+    :class:`~nbcourse.grading.variants.Roster`, sent with each task) names. The
     submissions and ``out_dir`` must be on storage that every worker sees at the same
-    path. Running it again resumes every shard, then merges again."""
+    path. ``security`` (a ``distributed.Security``) authenticates the client to a
+    scheduler that requires TLS. Running it again resumes every shard, then merges again."""
     try:
         from distributed import Client, as_completed
     except ImportError as exc:
@@ -347,21 +450,25 @@ def grade_on_dask(scheduler, assignment_dir, notebooks, out_dir, shards=None, li
     limits = limits or assignment.limits
     notebooks = [os.path.abspath(os.fspath(p)) for p in notebooks]
     out_dir = Path(os.path.abspath(os.fspath(out_dir)))
+    if shards is not None and (not isinstance(shards, int) or isinstance(shards, bool)
+                               or shards < 1):
+        raise ValueError(f"argument --shards: expected an integer >= 1, got {shards!r}")
+    base, names, _ = shard_plan(notebooks, shards or 1, base)
+    if roster is not None:
+        roster.owners(names, notebooks)  # refused here rather than in every task
+    sent = None if roster is None else (roster.entries, roster.path)
     own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    client = Client(scheduler, security=security) if own else scheduler
     try:
         if shards is None:
             threads = sum(client.nthreads().values())
             shards = max(1, min(len(notebooks), 2 * max(1, threads)))
-        if not isinstance(shards, int) or isinstance(shards, bool) or shards < 1:
-            raise ValueError(f"argument --shards: expected an integer >= 1, got {shards!r}")
-        base, names, _ = shard_plan(notebooks, shards, base)
         digest = _batch_digest(names)[:12]
         folders = [out_dir / STATE / "shards" / f"{k}-of-{shards}" for k in range(shards)]
         futures = [client.submit(_dask_shard, str(assignment.path), notebooks, str(folders[k]),
                                  k, shards, base, dict(limits.__dict__),
-                                 bool(allow_per_process_limits), bool(regrade), pure=False,
-                                 key=f"nbcourse-grade-{digest}-{k}-of-{shards}")
+                                 bool(allow_per_process_limits), bool(regrade), sent,
+                                 pure=False, key=f"nbcourse-grade-{digest}-{k}-of-{shards}")
                    for k in range(shards)]
         for done, future in enumerate(as_completed(futures), 1):
             info = future.result()
@@ -390,17 +497,51 @@ def shard_options(parser):
                             "sees at the same path")
     group.add_argument("--shards", type=int, metavar="N",
                        help="with --dask: number of shards (default 2 per worker thread)")
+    group.add_argument("--tls-ca-file", metavar="PEM",
+                       help="with --dask: the certificate authority the scheduler's "
+                            "certificate is checked against (README: Dask distributed)")
+    group.add_argument("--tls-cert", metavar="PEM",
+                       help="with --dask: this client's certificate, which the scheduler "
+                            "checks")
+    group.add_argument("--tls-key", metavar="PEM",
+                       help="with --dask: the private key of --tls-cert (default: in it)")
 
 
-def run_sharded(parser, args, assignment, notebooks, limits):
+def dask_security(parser, args):
+    """The ``distributed.Security`` of the ``--tls-*`` options, or None without them."""
+    given = [args.tls_ca_file, args.tls_cert, args.tls_key]
+    if not any(given):
+        return None
+    if args.dask is None:
+        parser.error("argument --tls-ca-file: expected only with --dask")
+    if not (args.tls_ca_file and args.tls_cert):
+        parser.error("argument --tls-ca-file: expected --tls-ca-file and --tls-cert "
+                     "together (and --tls-key unless the key is in the certificate file)")
+    for option, path in zip(("--tls-ca-file", "--tls-cert", "--tls-key"), given, strict=True):
+        if path is not None and not Path(path).is_file():
+            parser.error(f"argument {option}: expected a PEM file, got {path!r}, which is not "
+                         f"a file")
+    try:
+        from distributed.security import Security
+    except ImportError as exc:
+        parser.error(f"argument --dask: needs the packages dask and distributed (pinned in "
+                     f"requirements-dev.txt), which are not installed: {exc}")
+    return Security(tls_ca_file=args.tls_ca_file, tls_client_cert=args.tls_cert,
+                    tls_client_key=args.tls_key, require_encryption=True)
+
+
+def run_sharded(parser, args, assignment, notebooks, limits, roster=None):
     """``grade`` with ``--shard`` or ``--dask``: None if neither was given, else the exit
-    status."""
+    status. ``roster``: the batch's roster (a :class:`~nbcourse.grading.variants.Roster`),
+    which travels with every shard."""
     import sys
     import time
 
-    from .gradebook import OutputBusy
+    from .gradebook import OutputBusy, OutputFolder
     from .sandbox import IsolationError
+    from .variants import report_identities
 
+    security = dask_security(parser, args)
     if args.shard is None and args.dask is None:
         if args.shards is not None:
             parser.error("argument --shards: expected only with --dask")
@@ -417,7 +558,8 @@ def run_sharded(parser, args, assignment, notebooks, limits):
                 parser.error(f"argument --shards: expected an integer >= 1, got {args.shards}")
             count = grade_on_dask(args.dask, assignment.path, notebooks, args.out, args.shards,
                                   limits, args.allow_per_process_limits, args.regrade,
-                                  args.base, progress)
+                                  args.base, progress, roster, security)
+            report_identities(None, roster, OutputFolder(args.out).read_rows(None))
             print(f"{count} submissions graded on {args.dask} in "
                   f"{time.monotonic() - start:.1f} s -> {Path(args.out) / GRADES}")
             return 0
@@ -426,12 +568,14 @@ def run_sharded(parser, args, assignment, notebooks, limits):
         except ValueError as exc:
             parser.error(str(exc))
         results = grade_shard(assignment.path, notebooks, args.out, k, n, base=args.base,
-                              workers=args.workers, limits=limits, progress=progress,
+                              roster=roster, workers=args.workers, limits=limits,
+                              progress=progress,
                               allow_per_process_limits=args.allow_per_process_limits,
                               regrade=args.regrade)
     except (IsolationError, OutputBusy, ValueError, OSError) as exc:
         print(f"nbcourse grade: {exc}", file=sys.stderr)
         return 2
+    report_identities(None, roster, OutputFolder(args.out).read_rows(None))
     graded = sum(r.status == "graded" for r in results)
     print(f"shard {k}/{n}: {len(results)} submissions ({graded} graded, "
           f"{len(results) - graded} invalid or failed; {len(results.kept)} already graded "

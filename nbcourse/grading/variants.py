@@ -41,6 +41,7 @@ import csv
 import functools
 import hashlib
 import io
+import json
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,8 +50,8 @@ from pathlib import Path
 from .assignment import Verdict, close, error_verdict
 
 __all__ = ["MAX_ID_CHARS", "Identity", "Roster", "canonical_id", "check_student_id", "has_form",
-           "id_status", "owner", "personal", "personal_seed", "read_roster", "same_id", "skeleton",
-           "student_id_is_set"]
+           "id_status", "owner", "personal", "personal_seed", "read_roster", "report_identities", "same_id",
+           "skeleton", "student_id_is_set"]
 
 MAX_ID_CHARS = 100
 """Longest accepted identifier."""
@@ -294,7 +295,18 @@ class Roster:
 
     def __init__(self, entries: dict[str, str], path=None):
         self.entries = dict(entries)
-        self.path = path  # the roster's file, if read from one
+        self.path = None if path is None else str(path)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the entries (in no particular order of the file): the same roster
+        read from another copy, another path or with other columns has the same digest."""
+        text = json.dumps(sorted(self.entries.items()), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+    def record(self) -> dict:
+        """What a gradebook keeps of the roster it was graded with: its digest and path."""
+        return {"sha256": self.digest, "path": self.path}
 
     def lookup(self, name: str, path=None) -> Identity:
         """The identity of the submission graded as ``name`` (its grades.csv name) from the
@@ -305,6 +317,12 @@ class Roster:
             if key in self.entries:
                 return Identity(self.entries[key], "roster")
         return Identity()
+
+    def unlisted(self, names, paths) -> list[str]:
+        """The names of the submissions the roster does not list (graded for the notebook's
+        own, unverified, ``STUDENT_ID``)."""
+        return [name for name, path in zip(names, paths, strict=True)
+                if not self.lookup(name, path).verified]
 
     def owners(self, names, paths) -> list[Identity]:
         """:meth:`lookup` of each submission of a batch; ValueError if a roster row that
@@ -456,3 +474,30 @@ def has_form(name: str, shape: tuple = (), low=None, high=None, rows_sum_to_one=
         return Verdict(True, "the form is right; your numbers are checked when graded")
 
     return check
+
+
+def _listed(names, limit=5):
+    return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
+
+
+def report_identities(results, roster, rows=None):
+    """Print how many notebooks claim another identity, and which submissions the roster
+    does not list (or that no roster was given). ``results``: the GradeResults of this run,
+    or None with ``rows`` (grades.csv rows) for a run whose results are in its gradebook."""
+    records = ([(r.name, r.identity) for r in results] if results is not None else
+               [(n, {"check": r.get("id_check"), "source": r.get("id_source")})
+                for n, r in rows.items()])
+    flagged = [n for n, i in records if i.get("check") in ("differs", "look-alike")]
+    if flagged:
+        one = len(flagged) == 1
+        print(f"{len(flagged)} notebook{'' if one else 's'} claim{'s' if one else ''} a "
+              f"STUDENT_ID other than the owner's (id_check in grades.csv): {_listed(flagged)}")
+    if roster is None:
+        print("no --roster: per-student answers were checked for each notebook's own "
+              "STUDENT_ID, flagged unverified in grades.csv and results.json")
+        return
+    unlisted = [n for n, i in records if i.get("source") == "notebook"]
+    if unlisted:
+        one = len(unlisted) == 1
+        print(f"{len(unlisted)} submission{'' if one else 's'} not on the roster (checked for "
+              f"the notebook's own STUDENT_ID, flagged unverified): {_listed(unlisted, 20)}")

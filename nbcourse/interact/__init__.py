@@ -6,7 +6,7 @@ parameters into an object that displays itself in three ways:
 ``application/vnd.nbcourse.explore+json`` (:data:`nbcourse.mime.EXPLORE`)
     the static control as data: one frame per distinct point of the control grid,
     precomputed as PNG, the controls, their labels and an alt text per state.  The
-    book renders it (:mod:`nbcourse.mystnb`) as a self-contained control: the frames
+    book renders it (:mod:`nbcourse_book.renderer`) as a self-contained control: the frames
     as image files, one ``<input type="range">`` or ``<select>`` per control and a
     few lines of inline JavaScript (:func:`static_html`).  Nothing is fetched from
     outside the book (no CDN, no web font, no external URL), so it works in the
@@ -32,13 +32,13 @@ Which representation a reader sees
   controls need their model, which lived in the kernel, so Jupyter shows its
   "model not found" line in their place; the figure is an ordinary image output,
   saved with the notebook in the state the reader left it, and still shows.
-* Stored outputs of the book's notebooks: ``tools/run_notebooks.py`` and the
+* Stored outputs of the book's notebooks: ``make refresh`` and the
   nbval run (``conftest.py``) set the environment variable
   ``NBCOURSE_FIGURES=static`` for their kernels, and the figure then displays
   itself as one output with the JSON form, ``image/png`` and ``text/plain``,
   the form the book renders.  Opened in Jupyter without running, such an output
   shows its still image (Jupyter does not know the JSON form).
-* The HTML book: the MIME render plugin of :mod:`nbcourse.mystnb` renders the
+* The HTML book: the MIME render plugin of :mod:`nbcourse_book.renderer` renders the
   JSON form as the static control and writes its frames as files under
   ``_images``; ``_config.yml`` also drops any widget view
   (``nb_mime_priority_overrides`` with priority ``null``) and empties
@@ -104,7 +104,7 @@ into the control's values) and an ``<output for=...>`` read-out per control, the
 ``k`` of the grid is the row-major (C order) index over the controls in the order they
 were given; ``frames[index[k]]`` is its image and ``alts[k]`` its alt text.  The frames
 are base64 PNG in the notebook's JSON form; the book's render plugin
-(:mod:`nbcourse.mystnb`) writes them to ``_images`` as files while it writes the page, and
+(:mod:`nbcourse_book.renderer`) writes them to ``_images`` as files while it writes the page, and
 :attr:`Explorer.html` inlines them as data URIs.
 
 Modules: :mod:`nbcourse.interact.controls` parses the controls, :mod:`nbcourse.interact.frames`

@@ -4,6 +4,8 @@
   region where counting feature A ``m`` times changes the decision;
 * :func:`plot_log_odds_shift`: log posterior odds of real cases before and after a feature is
   copied, with the quadrants where the decision flips;
+* :func:`plot_copies_paths`: the stated probability of each case as a feature is counted
+  ``m = 1, 2, ...`` times, coloured by the value of the copied feature;
 * :func:`plot_roc_curves`, :func:`plot_precision_recall`: ROC and precision-recall curves of
   several scores, with their chance lines;
 * :func:`plot_intervals`: intervals for a difference of two models, against zero.
@@ -19,7 +21,7 @@ from .._validation import as_real_array, check_int
 from ..evaluation import copies_boundary, copies_disagreement
 from .style import COLORS, get_axes
 
-__all__ = ["plot_copies_square", "plot_intervals", "plot_log_odds_shift",
+__all__ = ["plot_copies_paths", "plot_copies_square", "plot_intervals", "plot_log_odds_shift",
            "plot_precision_recall", "plot_roc_curves"]
 
 _LINES = [(COLORS["blue"], "-"), (COLORS["vermillion"], "--"), (COLORS["green"], "-."),
@@ -43,10 +45,10 @@ def _check_curves(curves, name: str) -> dict:
 
 
 def plot_copies_square(copies, *, ax=None):
-    """The unit square of ``(p, q)`` with the Bayes boundary and the m-copy boundary.
+    """The unit square of ``(P_A, P_B)`` with the Bayes boundary and the m-copy boundary.
 
-    ``p = P(+ | A)`` and ``q = P(+ | B)``; the Bayes rule decides + above ``q = 1 - p``
-    (dashed), naive Bayes with A counted ``copies`` times above
+    ``P_A = P(+ | A)`` and ``P_B = P(+ | B)``; the Bayes rule decides + above
+    ``P_B = 1 - P_A`` (dashed), naive Bayes with A counted ``copies`` times above
     :func:`nbcourse.evaluation.copies_boundary` (solid). Between the two the decisions
     differ (shaded); the legend gives that area (Domingos & Pazzani 1997).
 
@@ -72,7 +74,7 @@ def plot_copies_square(copies, *, ax=None):
     ax = get_axes(ax, figsize=(4.2, 4.2))
     p = np.linspace(0, 1, 401)
     bayes, naive = 1 - p, copies_boundary(p, m)
-    ax.plot(p, bayes, color="black", ls="--", lw=1.5, label="Bayes rule: q = 1 − p")
+    ax.plot(p, bayes, color="black", ls="--", lw=1.5, label="Bayes rule: $P_B = 1 - P_A$")
     ax.plot(p, naive, color=COLORS["blue"], lw=2.2,
             label=f"naive Bayes, A counted {m} time{'s' if m > 1 else ''}")
     ax.fill_between(p, bayes, naive, color=COLORS["orange"], alpha=0.55, hatch="//",
@@ -83,8 +85,8 @@ def plot_copies_square(copies, *, ax=None):
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
-    ax.set_xlabel("p = P(+ | A)")
-    ax.set_ylabel("q = P(+ | B)")
+    ax.set_xlabel("$P_A = P(+ \\mid A)$")
+    ax.set_ylabel("$P_B = P(+ \\mid B)$")
     ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0.0, 1.02), frameon=False)
     return ax
 
@@ -148,6 +150,72 @@ def plot_log_odds_shift(g_once, g_copies, positive, *, ax=None, limit: float = 8
     flips = int(np.sum((g1 > 0) != (gm > 0)))
     ax.set_title(f"{flips} of {g1.size} decisions change")
     ax.legend(fontsize=8, loc="lower right")
+    return ax
+
+
+def plot_copies_paths(g_once, shift, value, copies, *, ax=None, labels=("x_j = 0", "x_j = 1")):
+    """The probability ``σ(g + (m - 1) h)`` of each case against the number of copies ``m``.
+
+    With feature ``j`` counted ``m`` times, naive Bayes's log odds are ``g + (m - 1) h_j(x_j)``
+    (eq. ww-copies): the shift takes one value for the cases with ``x_j = 0`` and another for
+    those with ``x_j = 1``.  Where ``h_j(x_j)`` has the sign of ``g`` the probability moves
+    straight towards 0 or 1; where it has the opposite sign it first moves towards 1/2,
+    crosses it when the decision flips, and only then runs to the other end.
+
+    Parameters
+    ----------
+    g_once : array_like, shape (N,)
+        Log odds of each case with the feature once.
+    shift : array_like, shape (N,)
+        ``h_j(x_j)`` of each case: the log likelihood ratio of its value of the feature.
+    value : array_like of {0, 1}, shape (N,)
+        The case's value of the copied feature (colour of its line).
+    copies : array_like of int, shape (M,)
+        The numbers of copies drawn on the horizontal axis, each at least 1.
+    ax : matplotlib.axes.Axes or None
+    labels : (str, str)
+        Legend labels of the cases with value 0 and value 1.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax.lines[k]`` is the path of case ``k``; the last line is the level 1/2.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_copies_paths([1.0, -1.0], [0.5, 0.5], [1, 1], [1, 2, 3])
+    >>> ax.lines[1].get_ydata().round(3).tolist()
+    [0.269, 0.378, 0.5]
+    >>> plt.close(ax.figure)
+    """
+    g = as_real_array(g_once, "g_once")
+    h = as_real_array(shift, "shift")
+    v = as_real_array(value, "value")
+    m = as_real_array(copies, "copies")
+    if g.ndim != 1 or h.shape != g.shape or v.shape != g.shape:
+        raise ValueError(f"g_once, shift and value must be 1-d arrays of one length, "
+                         f"got shapes {g.shape}, {h.shape} and {v.shape}")
+    if not np.all((v == 0) | (v == 1)):
+        raise ValueError(f"value must hold only 0 and 1, got {np.unique(v)!r:.60}")
+    if m.ndim != 1 or m.size < 2 or np.any(m < 1) or np.any(m != np.round(m)):
+        raise ValueError(f"copies must be at least two whole numbers >= 1, got {copies!r:.60}")
+    ax = get_axes(ax, figsize=(5.2, 4.0))
+    colours = (COLORS["blue"], COLORS["vermillion"])
+    styles = ("-", "--")
+    paths = 1.0 / (1.0 + np.exp(-(g[:, None] + (m[None, :] - 1) * h[:, None])))
+    shown = set()
+    for path, bit in zip(paths, v.astype(int), strict=True):
+        ax.plot(m, path, color=colours[bit], ls=styles[bit], lw=1.0, alpha=0.75,
+                label=None if bit in shown else labels[bit])
+        shown.add(bit)
+    ax.axhline(0.5, color="black", lw=0.8)
+    ax.set_xticks(m, [f"{k:g}" for k in m])
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("copies m of the feature")
+    ax.set_ylabel("stated probability")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="best")
     return ax
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from .._validation import as_real_array
 from .style import COLORS, get_axes
 
@@ -15,6 +17,15 @@ __all__ = ["plot_missing_strategies"]
 #: Colour, marker and line style of each series, so they stay apart in grey print too.
 _SERIES = ((COLORS["blue"], "o", "-"), (COLORS["vermillion"], "s", "--"),
            (COLORS["green"], "^", "-."), (COLORS["purple"], "D", ":"))
+
+
+def _with_gaps(values, name):
+    """``values`` as floats, NaN kept as a gap; anything else that is not a number refused."""
+    arr = np.asarray(values)
+    if arr.dtype.kind != "f":
+        return as_real_array(arr, name)
+    gaps = np.isnan(arr)
+    return np.where(gaps, np.nan, as_real_array(np.where(gaps, 0.0, arr), name))
 
 
 def plot_missing_strategies(rates, curves, *, spread=None, ax=None,
@@ -27,7 +38,8 @@ def plot_missing_strategies(rates, curves, *, spread=None, ax=None,
     rates : array_like, shape (R,)
         Intended shares of missing values, in [0, 1] (drawn as percentages).
     curves : Mapping[str, array_like of shape (R,)]
-        Legend label to the mean score at each rate (at most four series).
+        Legend label to the mean score at each rate (at most four series).  NaN marks a rate
+        at which the strategy has no score (no model could be fitted); it is drawn as a gap.
     spread : Mapping[str, array_like of shape (R,)] or None
         Half-widths of error bars (for instance two standard errors of the mean), by label.
     ax : matplotlib.axes.Axes or None
@@ -55,7 +67,7 @@ def plot_missing_strategies(rates, curves, *, spread=None, ax=None,
     if not isinstance(curves, Mapping) or not 1 <= len(curves) <= len(_SERIES):
         raise TypeError(f"curves must be a mapping of 1 to {len(_SERIES)} labels to arrays, "
                         f"got {curves!r:.60}")
-    ys = {k: as_real_array(v, f"curves[{k!r}]") for k, v in curves.items()}
+    ys = {k: _with_gaps(v, f"curves[{k!r}]") for k, v in curves.items()}
     for k, v in ys.items():
         if v.shape != r.shape:
             raise ValueError(f"curves[{k!r}] must have one value per rate ({r.size}), got shape {v.shape}")
@@ -66,7 +78,7 @@ def plot_missing_strategies(rates, curves, *, spread=None, ax=None,
         ax.plot(x, y, color=colour, marker=marker, ls=style, lw=1.8, label=label)
     for (label, y), (colour, _, _) in zip(ys.items(), _SERIES, strict=False):
         if label in spread:
-            ax.errorbar(x, y, yerr=as_real_array(spread[label], f"spread[{label!r}]"),
+            ax.errorbar(x, y, yerr=_with_gaps(spread[label], f"spread[{label!r}]"),
                         fmt="none", ecolor=colour, elinewidth=1.0, capsize=3)
     ax.set_xlabel("share r of each feature removed (%)")
     ax.set_ylabel(ylabel)

@@ -41,7 +41,8 @@ def _curves(x, curves, x_name):
     return x, out
 
 
-def plot_vocabulary_curves(sizes, curves, *, ylabel: str, ax=None, title: str | None = None):
+def plot_vocabulary_curves(sizes, curves, *, ylabel: str, ax=None, title: str | None = None,
+                           xlabel: str = "vocabulary size K"):
     """A score of each event model against the vocabulary size ``V`` (log axis).
 
     Parameters
@@ -54,6 +55,8 @@ def plot_vocabulary_curves(sizes, curves, *, ylabel: str, ax=None, title: str | 
     ylabel : str
     ax : matplotlib.axes.Axes or None
     title : str or None
+    xlabel : str, default "vocabulary size K"
+        Say how the words were chosen when it matters, e.g. "K most frequent words".
 
     Returns
     -------
@@ -75,7 +78,7 @@ def plot_vocabulary_curves(sizes, curves, *, ylabel: str, ax=None, title: str | 
     ax.set_xscale("log")
     ax.set_xticks(sizes, [f"{v:g}" for v in sizes])
     ax.minorticks_off()
-    ax.set_xlabel("vocabulary size K (most frequent words)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title)

@@ -1,42 +1,7 @@
-"""Mathematics typeset when the book is built, as MathML only, with the pinned KaTeX.
-
-Sphinx numbers the equations and resolves ``{eq}`` references; this extension is the HTML
-math renderer (``html_math_renderer: bookmath`` in _config.yml).  While Sphinx writes the
-pages it hands every equation to KaTeX running in Node (the render process of
-sphinxcontrib-katex, started here with the KaTeX that ``tools/package.json`` pins,
-installed by ``make book`` with ``npm ci`` into ``tools/node_modules``) with
-``output: "mathml"``.  A page therefore carries each formula once, as MathML, which
-Chromium, Firefox and Safari lay out natively (MathML Core) and screen readers read as
-mathematics; it loads no math script and no KaTeX stylesheet or fonts.  (With
-``katex_prerender`` the extension itself ignores KaTeX options and writes each formula
-twice, as HTML for the eye and MathML for screen readers: ten thousand elements on a long
-chapter.)
-
-The MathML keeps the classes of KaTeX's markup and its ``<annotation>`` with the TeX
-source, so that KaTeX's copy-tex (``_static/katex/copy-tex.min.js``, deferred) still puts
-the TeX on the clipboard when typeset mathematics is copied: ``.katex`` is the unit a copy
-takes whole, and the ``.katex-mathml`` in it gives way to its TeX.  They sit on the
-``<math>`` element itself, not on two spans around it: an inline formula is
-``math.math.katex.katex-mathml`` (three elements fewer for each of the hundreds of formulas
-on a long page, which the browser styles and lays out before its first paint), a display
-one ``span.katex-display > span.katex > math.katex-mathml``.  A numbered equation is
-written as sphinxcontrib-katex writes it: ``div.math`` with its anchor, then
-``span.eqno`` with the number and its permalink, then the equation.
-
-``_static/nbcourse.css`` lays the equations out (numbers at the right, wide equations
-scroll) and names the math fonts to prefer: Latin Modern Math (the PDF's) and the math
-fonts that systems ship (STIX Two Math on Apple systems, Cambria Math on Windows, Noto Sans
-Math on Android), then the browser's own ``math`` font.  No font is downloaded.
-
-An equation KaTeX cannot parse stops the build with its TeX and KaTeX's message.
-
-KaTeX's render process announces itself by creating a Unix socket file, a moment before it
-accepts connections, so on a busy machine a first connection can be refused: the process is
-started here, before the pages are written, and the connection is retried until the
-process accepts it (or a minute has passed).
-
-The LaTeX builder does not use any of this: the PDF typesets the same TeX with xelatex.
-"""
+"""Mathematics typeset by KaTeX when the book is built, as MathML Core only: the HTML math
+renderer ``bookmath`` (``docs/building.md``).  It starts sphinxcontrib-katex's render process
+itself and renders with its own options until ``docs/upstream/sphinxcontrib-katex.patch``
+is released."""
 
 import atexit
 import html
@@ -54,8 +19,9 @@ from docutils import nodes
 from sphinx.errors import ConfigError, ExtensionError
 from sphinx.locale import _
 
-TOOLS = Path(__file__).resolve().parent
-KATEX = TOOLS / "node_modules" / "katex" / "dist"
+NAME = "bookmath"
+PROJECT = Path(__file__).resolve().parents[2]  # package.json and node_modules
+KATEX = PROJECT / "node_modules" / "katex" / "dist"
 COPY_TEX = "contrib/copy-tex.min.js"
 STARTUP_SECONDS = 60
 OPTIONS = {"output": "mathml", "throwOnError": True}
@@ -73,17 +39,13 @@ def katex_dist():
     """The ``dist`` folder of the pinned KaTeX, or a ConfigError that says how to get it."""
     if not (KATEX / "katex.min.js").is_file():
         raise ConfigError(f"KaTeX is not installed at {KATEX}: run `make book`, or "
-                          f"`npm ci` in {TOOLS} (package.json pins it)")
+                          f"`npm ci` in {PROJECT} (package.json pins it)")
     return KATEX
 
 
 def styled(char, variant):
-    """``char`` in the mathematical alphabet that ``mathvariant="variant"`` names, if any.
-
-    MathML Core (what browsers implement) styles letters by their code points -- bold theta
-    is U+1D73D -- and ignores ``mathvariant`` other than ``normal``, which KaTeX still
-    writes for ``\\mathbf``, ``\\boldsymbol``, ``\\mathbb`` and the like.
-    """
+    """``char`` in the mathematical alphabet that ``mathvariant="variant"`` names, if any:
+    MathML Core styles letters by their code points (bold theta is U+1D73D) only."""
     words = {"bold-sans-serif": "SANS-SERIF BOLD", "sans-serif-bold-italic":
              "SANS-SERIF BOLD ITALIC"}.get(variant, variant.upper().replace("-", " "))
     words = words.replace("DOUBLE STRUCK", "DOUBLE-STRUCK").replace("SANS SERIF", "SANS-SERIF")
@@ -108,13 +70,8 @@ def styled(char, variant):
 
 
 def core_mathml(mathml):
-    """KaTeX's MathML made MathML Core: styled letters as code points, no markup in tokens.
-
-    ``mathvariant`` other than ``normal`` becomes the letters of that alphabet (see
-    ``styled``); a token element holding elements (KaTeX writes ``\\stackrel`` as an
-    ``<mo>`` around an ``<mover>``, which a browser shows as a line of text) becomes an
-    ``<mrow>``; the ``<mrow>`` KaTeX writes around a formula of one element is left out.
-    """
+    """KaTeX's MathML made MathML Core: styled letters as code points, a token holding
+    elements (``\\stackrel``) an ``<mrow>``, no ``<mrow>`` around a formula of one element."""
     root = ET.fromstring(mathml)
     semantics = root[0] if len(root) and root[0].tag == f"{{{MATHML_NS}}}semantics" else None
     if semantics is not None and len(semantics) and semantics[0].tag == f"{{{MATHML_NS}}}mrow" \
@@ -181,7 +138,7 @@ def visit_displaymath(self, node):
 
 def start_katex(app):
     """Start the KaTeX render process now and connect once it accepts."""
-    if app.builder.format != "html":
+    if getattr(app.builder, "math_renderer_name", None) != NAME:
         return
     from sphinxcontrib import katex
 
@@ -211,19 +168,7 @@ def start_katex(app):
 
 def add_assets(app):
     """KaTeX's copy-tex, deferred, on HTML pages."""
-    if app.builder.format != "html":
-        return
-    static = Path(tempfile.mkdtemp(prefix="nbcourse-katex-"))
-    app.connect("build-finished", lambda app, exc: shutil.rmtree(static, ignore_errors=True))
-    (static / "katex").mkdir()
-    shutil.copy2(katex_dist() / COPY_TEX, static / "katex" / Path(COPY_TEX).name)
-    app.config.html_static_path = [*app.config.html_static_path, str(static)]
-    app.add_js_file(f"katex/{Path(COPY_TEX).name}", loading_method="defer")
-
-
-def setup(app):
-    app.add_html_math_renderer("bookmath", inline_renderers=(visit_math, None),
-                               block_renderers=(visit_displaymath, None))
-    app.connect("builder-inited", start_katex)
-    app.connect("builder-inited", add_assets)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
+    if getattr(app.builder, "math_renderer_name", None) == NAME:
+        (Path(app.outdir) / "_static" / "katex").mkdir(parents=True, exist_ok=True)
+        shutil.copy2(katex_dist() / COPY_TEX, Path(app.outdir) / "_static" / "katex")
+        app.add_js_file(f"katex/{Path(COPY_TEX).name}", loading_method="defer")

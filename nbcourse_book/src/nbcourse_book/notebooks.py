@@ -1,18 +1,8 @@
-"""Sphinx builder ``studentnb``: one notebook per document of ``_toc.yml``, from what Sphinx resolved.
-
-The HTML book, the PDF and the student notebooks are rendered from the same resolved doctree
-(``env.get_and_resolve_doctree``), so equation, figure, exercise and theorem numbers, citations,
-glossary links and glued values come from one place.  Each code cell, with its stored outputs,
-is copied from the source notebook by the cell index myst-nb keeps on the cell's container
-(outputs are never parsed); every code cell of the source is kept, including those the book
-removes, so a student notebook runs as the chapter does.  Markdown is written from the nodes:
-maths as ``$...$``/``$$...$$`` (numbered equations with ``\\tag``), references as the text and
-links Sphinx resolved (to ``<doc>.ipynb#<id>``), exercises, proofs and admonitions as Markdown,
-and each exercise solution as the one line of :func:`solution_note`.
-
-Run through Jupyter Book like the HTML book: ``jupyter-book build . --builder custom
---custom-builder studentnb`` writes ``_build/studentnb/<doc>.ipynb``
-(``tools/build_student_tree.py`` packages them with the rest of the student tree).
+"""Sphinx builder ``studentnb``: one notebook per document, from the doctree Sphinx resolved
+for the HTML book and the PDF, so that numbers, citations, glossary links and glued values are
+theirs.  Code cells are copied with their stored outputs by the cell index myst-nb keeps (every
+code cell, those the book removes too); Markdown is written from the nodes; each exercise
+solution becomes the line of :func:`solution_note`.
 """
 
 from __future__ import annotations
@@ -25,11 +15,13 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx.builders import Builder
+from sphinx.locale import admonitionlabels
+
+from .launch import ASSIGNMENT
+from .printing import SOLUTIONS
 
 HIDDEN_INPUT = {"remove-input", "hide-input"}
-"""Tags of cells whose code the book does not show (a self-check's code holds its answer);
-a student notebook collapses their code (``jupyter.source_hidden``)."""
-
+"""Tags of cells whose code the book hides (a self-check's holds its answer): collapsed here."""
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 
 
@@ -45,10 +37,6 @@ SOLUTIONS_PAGE_NOTE = (
     "The worked solutions of the chapters' exercises are on this page in the HTML book and in "
     "the Solutions appendix of the PDF edition. The notebooks leave them out, so that each "
     "exercise can be tried first; under each exercise a line says where its solution is.")
-
-ADMONITIONS = {"note": "Note", "tip": "Tip", "warning": "Warning", "important": "Important",
-               "seealso": "See also", "caution": "Caution", "hint": "Hint",
-               "attention": "Attention", "danger": "Danger", "error": "Error"}
 SKIP = (nodes.comment, nodes.substitution_definition, nodes.system_message, nodes.compound)
 MD_SPECIAL = re.compile(r"([\\`*_\[\]<$])")
 
@@ -80,7 +68,6 @@ class Writer:
         self.copied = 0  # source cells before this index are in self.cells
         self.solutions_noted = False
 
-    # -------------------------------------------------------------- numbers and cells
     def number(self, kind: str, node) -> str:
         ids = node.get("ids") or [""]
         found = self.numbers.get(kind, {}).get(ids[0])
@@ -111,7 +98,6 @@ class Writer:
             self.code_cells(len(self.source["cells"]))
         return self.cells
 
-    # -------------------------------------------------------------- blocks
     def flow(self, parent, out: list[str], level: int) -> None:
         """Append the Markdown blocks of ``parent``'s children to ``out``; code cells flush."""
         for node in parent.children:
@@ -124,7 +110,7 @@ class Writer:
                     out.append(self.caption(figure))
                 continue
             if isinstance(node, nodes.section):
-                if any(i.startswith("solutions-") for i in node["ids"]):
+                if node.get(SOLUTIONS):
                     if not self.solutions_noted:
                         out.append(SOLUTIONS_PAGE_NOTE)
                         self.solutions_noted = True
@@ -191,19 +177,23 @@ class Writer:
             return node.astext() if html else ""
         if isinstance(node, nodes.citation):
             return "- " + anchors(node) + " ".join(self.inline(p) for p in node.findall(nodes.paragraph))
-        if name == "exercise_enumerable_node" or name == "exercise_node":
-            return self.exercise(node)
+        if name in ("exercise_enumerable_node", "exercise_node"):
+            number = self.number("exercise", node) if name == "exercise_enumerable_node" else ""
+            return f"{anchors(node)}\n{self.heading('Exercise', number, node)} " \
+                   f"{self.blocks(self.content(node))}"
         if name == "solution_node":
             return self.solution(node)
         if name == "proof_node":  # an admonition whose text opens with "Proof."
             body = self.blocks(next(iter(node.findall(nodes.Admonition)), node))
             return "*Proof.* " + body.removeprefix("Proof. ") + " $\\blacksquare$"
-        if name.endswith("_node") and node.get("realtype"):
-            return self.proof(node)
+        if name.endswith("_node") and node.get("realtype"):  # a theorem, definition, ...
+            number = (self.number(node["countertype"], node)
+                      if node.get("countertype") and node.get("ids") else "")
+            return quote(f"{anchors(node)}\n{self.heading(node['realtype'].title(), number, node)}",
+                         self.blocks(self.content(node)))
         if isinstance(node, nodes.Admonition):
-            kind = name if name in ADMONITIONS else "admonition"
             titles = [c for c in node.children if isinstance(c, nodes.title)]
-            title = self.inline(titles[0]) if titles else ADMONITIONS.get(kind, name.title())
+            title = self.inline(titles[0]) if titles else admonitionlabels.get(name, name.title())
             body = self.blocks(self.content(node))
             if "dropdown" in node.get("classes", []):
                 return f"<details>\n<summary>{title}</summary>\n\n{body}\n\n</details>"
@@ -218,13 +208,13 @@ class Writer:
         body.children = [c for c in node.children if not isinstance(c, nodes.title)]
         return body
 
-    def exercise(self, node) -> str:
-        n = self.number("exercise", node) if node.tagname == "exercise_enumerable_node" else ""
+    def heading(self, kind, number, node) -> str:
+        """``**Exercise 2 (Sum).**``: the kind, its number and the node's title, if any."""
         title = next((c for c in node.children if isinstance(c, nodes.title)), None)
         sub = self.inline(title).strip() if title is not None else ""
-        head = f"**Exercise {n}{f' ({sub})' if sub else ''}.**".replace("Exercise .", "Exercise.")
-        body = self.blocks(self.content(node))
-        return f"{anchors(node)}\n{head} {body}"
+        if kind == "Exercise":
+            return f"**{kind}{f' {number}' if number else ''}{f' ({sub})' if sub else ''}.**"
+        return f"**{kind}{f' {number}' if number else ''}{f' {sub}' if sub else ''}.**"
 
     def solution(self, node) -> str:
         registry = getattr(self.env, "sphinx_exercise_registry", {})
@@ -237,16 +227,6 @@ class Writer:
         if not found or len(found) != 1:
             raise ValueError(f"{self.docname}: exercise {target!r} has no number in the book")
         return solution_note(int(found[0]))
-
-    def proof(self, node) -> str:
-        kind = node["realtype"].title()
-        shown = kind
-        if node.get("countertype") and node.get("ids"):
-            shown = f"{kind} {self.number(node['countertype'], node)}"
-        title = next((c for c in node.children if isinstance(c, nodes.title)), None)
-        sub = self.inline(title).strip() if title is not None else ""
-        return quote(f"{anchors(node)}\n**{shown}{' ' + sub if sub else ''}.**",
-                     self.blocks(self.content(node)))
 
     def caption(self, figure) -> str:
         caption = next(iter(figure.findall(nodes.caption)), None)
@@ -272,7 +252,6 @@ class Writer:
         width = rows[0].count(" | ") + 1
         return "\n".join([rows[0], "|" + "---|" * width, *rows[1:]])
 
-    # -------------------------------------------------------------- inline
     def inline(self, node) -> str:
         return "".join(self.span(child) for child in node.children)
 
@@ -310,11 +289,9 @@ class Writer:
     def href(self, node) -> str:
         if "refid" in node:
             return f"#{node['refid']}"
-        uri = node.get("refuri", "")
-        assignment = self.builder.assignment_links.get(uri)
-        if assignment:
-            return posixpath.relpath(assignment, posixpath.dirname(self.docname) or ".")
-        return uri
+        if ASSIGNMENT in node:  # the student notebook itself, in the same tree
+            return posixpath.relpath(node[ASSIGNMENT], posixpath.dirname(self.docname) or ".")
+        return node.get("refuri", "")
 
 
 class StudentNotebookBuilder(Builder):
@@ -324,17 +301,6 @@ class StudentNotebookBuilder(Builder):
     format = "studentnb"
     epilog = "student notebooks are in %(outdir)s"
     allow_parallel = False
-
-    def init(self) -> None:
-        """Map the Binder address of each assignment (the ``{assignment}`` role) to its path."""
-        root = Path(self.confdir)
-        self.assignment_links = {}
-        for folder in sorted((root / "exercises").glob("*/")):
-            path = f"exercises/{folder.name}/{folder.name}.ipynb"
-            if (root / path).is_file():
-                from bookext import binder_url  # tools/ is on sys.path as a local extension
-
-                self.assignment_links[binder_url(self.config, path)] = path
 
     def get_outdated_docs(self):
         return self.env.found_docs
@@ -359,9 +325,6 @@ class StudentNotebookBuilder(Builder):
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
-    def finish(self) -> None:
-        pass
-
 
 def mime_priority(app, config) -> None:
     """Outputs are chosen for this builder as for HTML (the self-check answers read the HTML)."""
@@ -370,9 +333,3 @@ def mime_priority(app, config) -> None:
     html = [(StudentNotebookBuilder.name, mime, rank)
             for mime, rank in base_render_priority()["html"].items()]
     config.nb_mime_priority_overrides = html + list(config.nb_mime_priority_overrides)
-
-
-def setup(app):
-    app.add_builder(StudentNotebookBuilder)
-    app.connect("config-inited", mime_priority)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

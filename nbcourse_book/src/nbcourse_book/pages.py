@@ -1,0 +1,223 @@
+"""HTML pages: scripts that do not block the first paint, extensions' assets only where used,
+descriptions in Unicode, accessible and lighter markup (``docs/building.md``)."""
+
+import re
+from pathlib import Path
+
+from docutils import nodes
+from pygments.formatters import HtmlFormatter
+from pygments.styles import get_style_by_name
+from pygments.token import STANDARD_TYPES, Generic, Text
+from pygments.util import ClassNotFound
+
+NOT_DEFERRED = ("documentation_options.js",)
+"""Scripts that later inline scripts use at once (``DOCUMENTATION_OPTIONS.pagename = ...``)."""
+
+
+def dedupe_scripts(app, pagename, templatename, context, doctree):
+    """Each page keeps the first copy of every script (sphinx-thebe can add its
+    configuration twice, a JavaScript error)."""
+    seen, unique = set(), []
+    for script in context.get("script_files", []):
+        key = (getattr(script, "filename", script) or None,
+               str(getattr(script, "attributes", {})))
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    context["script_files"] = unique
+
+
+def defer_scripts(app, pagename, templatename, context, doctree):
+    """Extensions' scripts load with ``defer``, in their order, so that none blocks the first
+    paint; inline scripts stay.  The search page, whose template loads searchtools.js after
+    them (it needs doctools.js at once), is left alone."""
+    if pagename == "search":
+        return
+    deferred = []
+    for script in context.get("script_files", []):
+        filename = str(getattr(script, "filename", "") or "")
+        attributes = dict(getattr(script, "attributes", {}))
+        if (filename and not {"async", "defer"} & set(attributes)
+                and not filename.endswith(NOT_DEFERRED)):
+            attributes["defer"] = "defer"
+            script = type(script)(filename, priority=script.priority, **attributes)
+        deferred.append(script)
+    context["script_files"] = deferred
+
+
+EXTENSION_ASSETS = (  # (does a doctree use the extension?, the assets it adds to every page)
+    (lambda doctree: any(cls.startswith("sd-") for node in doctree.findall(nodes.Element)
+                         for cls in node.get("classes", ())),
+     ("sphinx-design.min.css", "design-tabs.js")),
+    (lambda doctree: any(type(node).__name__ == "ThebeButtonNode"
+                         for node in doctree.findall(nodes.Element)),
+     ("sphinx-thebe.css", "sphinx-thebe.js")),
+)
+
+
+def note_unused_assets(app, pagename, templatename, context, doctree):
+    """Note the extensions' assets a page goes without, before its text is rewritten."""
+    context["nbcourse_unused"] = tuple(name for uses, names in EXTENSION_ASSETS
+                                       if doctree is None or not uses(doctree) for name in names)
+
+
+def drop_unused_assets(app, pagename, templatename, context, doctree):
+    """Leave off a page the stylesheets and scripts of extensions it does not use (after the
+    themes, which add scripts to the page's list)."""
+    for key in ("css_files", "script_files") if context["nbcourse_unused"] else ():
+        context[key] = [asset for asset in context.get(key, []) if not str(
+            getattr(asset, "filename", "") or "").endswith(context["nbcourse_unused"])]
+
+
+GREEK = {name: chr(code) for name, code in (
+    ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5),
+    ("theta", 0x3B8), ("kappa", 0x3BA), ("lambda", 0x3BB), ("mu", 0x3BC), ("pi", 0x3C0),
+    ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("phi", 0x3C6), ("omega", 0x3C9),
+    ("Omega", 0x3A9), ("Sigma", 0x3A3), ("Pi", 0x3A0), ("Theta", 0x398),
+    ("mid", 0x2223), ("cdot", 0xB7), ("times", 0xD7), ("le", 0x2264), ("ge", 0x2265),
+    ("ne", 0x2260), ("neq", 0x2260), ("approx", 0x2248), ("sim", 0x223C), ("to", 0x2192),
+    ("infty", 0x221E), ("propto", 0x221D), ("in", 0x2208), ("ell", 0x2113),
+    ("dots", 0x2026), ("ldots", 0x2026))}
+SUP = dict(zip("0123456789+-=()ijknvT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏⁿᵛᵀ", strict=True))
+SUB = dict(zip("0123456789+-=()ijknv", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙᵥ", strict=True))
+
+
+def _script(text, table, mark):
+    """``text`` in Unicode super/subscripts, or ``mark`` + text when a character has none."""
+    if all(ch in table for ch in text):
+        return "".join(table[ch] for ch in text)
+    return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"
+
+
+def tex_to_text(tex):
+    """Plain Unicode for the simple TeX of a page's first lines.
+
+    >>> tex_to_text(r"Q^{-j} = \\theta_j \\pi_1")
+    'Q⁻ʲ = θⱼ π₁'
+    """
+    tex = re.sub(r"\\(mathbf|boldsymbol|mathrm|text)\s*\{([^{}]*)\}", r"\2", tex)
+    tex = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m.group(1), m.group(1)), tex)
+    tex = re.sub(r"\^\{([^{}]*)\}|\^(.)", lambda m: _script(m.group(1) or m.group(2), SUP, "^"), tex)
+    tex = re.sub(r"_\{([^{}]*)\}|_(.)", lambda m: _script(m.group(1) or m.group(2), SUB, "_"), tex)
+    return tex.replace("{", "").replace("}", "").strip()
+
+
+def plain_text_for_description(app, pagename, templatename, context, doctree):
+    """The page's text as a reader sees it for sphinxext-opengraph's description, which it
+    writes next: mathematics in Unicode, each paragraph in one piece (it joins pieces by rule:
+    "Duda et al.[ 2001](§2.9)").  The page's HTML is already written."""
+    if doctree is None:
+        return
+    for node in list(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block)))):
+        text = " ".join(tex_to_text(line) for line in node.astext().split("\n") if line.strip())
+        node.replace_self(nodes.inline(text=text))
+    for paragraph in doctree.findall(nodes.paragraph):
+        paragraph.children = [nodes.Text(" ".join(paragraph.astext().split()))]
+
+
+PIXELS = re.compile(r"[0-9]+")
+
+
+def _pixel_size(node):
+    """True if the image's width and height (one at least) are whole pixels, unscaled."""
+    size = [node[key] for key in ("width", "height") if key in node]
+    return bool(size) and "scale" not in node and all(PIXELS.fullmatch(str(v)) for v in size)
+
+
+class AccessibleHTMLMixin:
+    """docutils 0.21's HTML writer with a bibliography entry as a ``listitem`` (not
+    ``doc-biblioentry``, which a list may not hold), an image's file size in pixels as its
+    ``width`` and ``height`` (set after Sphinx links sized images to their files), and inline
+    code of one word without ``<span class="pre">``."""
+
+    def visit_Text(self, node):
+        text = node.astext()
+        if self.protect_literal_text and text.strip() and not any(c.isspace() for c in text):
+            self.body.append(self.encode(text))
+            return
+        super().visit_Text(node)
+
+    def visit_citation(self, node):
+        if not isinstance(node.previous_sibling(), type(node)):
+            self.body.append('<div role="list" class="citation-list">\n')
+        self.body.append(self.starttag(node, "div", classes=[node.tagname], role="listitem"))
+
+    def visit_image(self, node):
+        uri = node.get("uri", "")
+        if not any(key in node for key in ("width", "height", "scale")) \
+                and uri in self.builder.images:  # a file of the book, copied to _images
+            from sphinx.util.images import get_image_size
+
+            size = get_image_size(str(Path(self.builder.srcdir, uri)))
+            if size and size[0] > 0 and size[1] > 0:
+                node["width"], node["height"] = str(size[0]), str(size[1])
+        super().visit_image(node)
+
+    def image_size(self, node):
+        return "" if _pixel_size(node) else super().image_size(node)
+
+    def emptytag(self, node, tagname, suffix="\n", **attributes):
+        if tagname == "img" and isinstance(node, nodes.image) and _pixel_size(node):
+            attributes.update({key: str(node[key]) for key in ("width", "height") if key in node})
+        return super().emptytag(node, tagname, suffix, **attributes)
+
+
+def accessible_translator(app):
+    """The HTML builder's translator (the theme's, if it set one) with
+    :class:`AccessibleHTMLMixin`."""
+    if app.builder.format != "html":
+        return
+    base = (app.registry.translators.get(app.builder.name)
+            or getattr(app.builder, "default_translator_class", None))
+    if base is not None and not issubclass(base, AccessibleHTMLMixin):
+        translator = type("AccessibleHTMLTranslator", (AccessibleHTMLMixin, base), {})
+        app.set_translator(app.builder.name, translator, override=True)
+
+
+class _DrawnAlikeFormatter(HtmlFormatter):
+    """Pygments' HTML formatter writing each token with the class of ``drawn_as[type]``: no
+    ``<span>`` for ``Text``, so that neighbouring tokens drawn alike share one."""
+
+    drawn_as = {}
+
+    def _get_css_classes(self, ttype):
+        ttype = self.drawn_as.get(ttype, ttype)
+        return "" if ttype is Text else super()._get_css_classes(ttype)
+
+
+def drawn_alike(style_names):
+    """Each of Pygments' standard token types mapped to the one written in its place: ``Text``
+    for those every style draws as its plain text, else the type with the shortest class of
+    those every style draws alike.  Generic tokens (prompts, output) keep their own class:
+    sphinx-copybutton and the theme find prompts by it."""
+    styles = [get_style_by_name(name) for name in style_names]
+
+    def drawn(ttype):
+        return tuple(tuple(sorted(style.style_for_token(ttype).items())) for style in styles)
+
+    first = {drawn(Text): Text}
+    for ttype in sorted(STANDARD_TYPES, key=lambda t: (len(STANDARD_TYPES[t]), STANDARD_TYPES[t])):
+        if STANDARD_TYPES[ttype] and ttype not in Generic:
+            first.setdefault(drawn(ttype), ttype)
+    return {ttype: first[drawn(ttype)] if STANDARD_TYPES[ttype] else Text
+            for ttype in STANDARD_TYPES if ttype not in Generic}
+
+
+def merge_drawn_alike_tokens(app):
+    """Code is highlighted with one ``<span>`` for each run of tokens that the theme's light
+    and dark styles both draw alike, and none for those both draw as plain text
+    (``_static/nbcourse.css`` gives a code block the style's text colour)."""
+    if app.builder.format != "html" or not hasattr(app.builder, "highlighter"):
+        return
+    options = dict(app.config.html_theme_options or {})
+    theme = getattr(app.builder, "theme", None)
+    defaults = theme.get_options() if theme is not None else {}
+    names = [options.get(key) or defaults.get(key)
+             for key in ("pygments_light_style", "pygments_dark_style")]
+    try:
+        drawn_as = drawn_alike(names) if all(names) else None
+    except ClassNotFound:  # the theme falls back to other styles: every token keeps its span
+        drawn_as = None
+    if drawn_as is not None:
+        app.builder.highlighter.formatter = type("DrawnAlikeFormatter", (_DrawnAlikeFormatter,),
+                                                 {"drawn_as": drawn_as})

@@ -1,0 +1,195 @@
+"""The print edition (LaTeX and PDF) and the pages that gather from the whole book: the
+``{solutions}`` directive, the book's LaTeX class, its front matter and appendices, and the
+``{pdf-edition}`` role (``docs/building.md``)."""
+
+import posixpath
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.docutils import SphinxDirective
+from sphinx_exercise.nodes import solution_node
+
+from .launch import GATHERED
+
+LATEX_CLASS = Path(__file__).resolve().parent / "latex" / "nbcoursebook.cls"
+GATHERS = "nbcourse_gathers"
+"""Metadata of a page that gathers from every other (``{solutions}``, ``{selfcheck-answers}``)."""
+SOLUTIONS = "nbcourse_solutions"
+"""Attribute of a section of the Solutions page (the student notebooks leave them out)."""
+BOOK_LEVEL = (nodes.document, addnodes.start_of_file)
+"""What a chapter hangs from in the one LaTeX doctree (sphinx-jupyterbook-latex flattens it)."""
+
+
+def use_book_class(app, config):
+    """The LaTeX class ``latex/nbcoursebook.cls`` in place of sphinx-jupyterbook-latex's,
+    whose ``bbm.sty`` needs Debian's 1.4 GB ``texlive-fonts-extra``."""
+    config.latex_theme = LATEX_CLASS.stem
+    if str(LATEX_CLASS) not in config.latex_additional_files:
+        config.latex_additional_files = [*config.latex_additional_files, str(LATEX_CLASS)]
+
+
+def number_through_the_book(app):
+    """LaTeX: figures, tables and equations numbered through the book, as in HTML and the
+    student notebooks (sphinx-jupyterbook-latex numbers them by chapter)."""
+    if app.builder.format == "latex":
+        app.config.numfig_secnum_depth = 0
+
+
+class placeholder(nodes.General, nodes.Element):
+    """Where a gathering page's list goes (attribute ``kind``), filled when it is written."""
+
+
+def visit_placeholder(self, node):
+    raise nodes.SkipNode
+
+
+def gathering_directive(kind):
+    class Gather(SphinxDirective):
+        has_content = False
+
+        def run(self):
+            self.env.metadata[self.env.docname][GATHERS] = True
+            return [placeholder(kind=kind)]
+
+    return Gather
+
+
+def reread_gathering_pages(app, env, added, changed, removed):
+    """Pages that gather from the whole book are read, and so written, again whenever
+    another document is."""
+    if not (added or changed or removed):
+        return []
+    return sorted(doc for doc, meta in env.metadata.items()
+                  if meta.get(GATHERS) and doc not in removed)
+
+
+def reading_order(env):
+    """Docnames in the order a reader meets them: the toctree walked depth first."""
+    order, seen = [], set()
+
+    def walk(docname):
+        if docname not in seen:
+            seen.add(docname)
+            order.append(docname)
+            for child in env.toctree_includes.get(docname, []):
+                walk(child)
+
+    walk(env.config.root_doc)
+    return order
+
+
+def latex_label(kind, label):
+    """A LaTeX label for a solution, question or answer, from its label."""
+    return f"nbcourse-{kind}:" + re.sub(r"[^A-Za-z0-9-]", "-", label)
+
+
+def latex(text):
+    return nodes.raw("", text, format="latex")
+
+
+def chapter_section(env, docname, prefix):
+    """A section titled like the chapter ``docname``, its id ``prefix-<docname>``."""
+    section = nodes.section(ids=[f"{prefix}-{re.sub(r'[^A-Za-z0-9]+', '-', docname)}"])
+    section += nodes.title("", "", *(child.deepcopy() for child in env.titles[docname].children))
+    return section
+
+
+def placeholders(document, kind):
+    return [node for node in document.findall(placeholder) if node["kind"] == kind]
+
+
+class GatherSolutions(SphinxPostTransform):
+    """Fill ``{solutions}`` with copies of every exercise solution, chapter by chapter; in
+    LaTeX the page is an appendix and each solution in a chapter a line giving its page."""
+
+    def run(self, **kwargs):
+        printed = self.app.builder.format == "latex"
+        found = placeholders(self.document, "solutions")
+        for node in found:
+            sections = []
+            for docname in reading_order(self.env):
+                solutions = list(self.env.get_doctree(docname).findall(solution_node))
+                if not solutions:
+                    continue
+                section = chapter_section(self.env, docname, "solutions")
+                section[SOLUTIONS] = True
+                for index, solution in enumerate(solutions):
+                    if printed:  # a title stays with its first lines, a heading with both
+                        space = r"\needspace{6\baselineskip}" if index else ""
+                        target = latex_label("solution", solution["label"])
+                        section += latex(rf"{space}\phantomsection\label{{{target}}}")
+                    section += solution.deepcopy()
+                    section[-1][GATHERED] = True
+                sections += [latex(r"\needspace{10\baselineskip}")] if printed else []
+                sections.append(section)
+            if printed:
+                start_appendix(node)
+            node.replace_self(sections)
+        for solution in list(self.document.findall(solution_node)) if printed and found else ():
+            if not solution.get(GATHERED):
+                target = latex_label("solution", solution["label"])
+                solution.replace_self(latex(rf"\par\noindent\hyperref[{target}]{{\emph{{"
+                                            rf"Solution: appendix, page~\pageref*{{{target}}}."
+                                            rf"}}}}\par"))
+
+
+def start_appendix(node):
+    """Put ``\\appendix`` before the chapter that holds ``node``, so it is lettered A, B, ..."""
+    chapter = node
+    while chapter.parent is not None and not isinstance(chapter.parent, BOOK_LEVEL):
+        chapter = chapter.parent
+    if chapter.parent is not None:
+        chapter.parent.insert(chapter.parent.index(chapter), latex(r"\appendix"))
+
+
+class DropEmptyChapters(SphinxPostTransform):
+    """LaTeX: remove chapters left with nothing but a title: Sphinx moves the cited works of
+    the references page (750) to the book's closing Bibliography."""
+
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        for chapter in list(self.document.findall(nodes.section)):
+            body = [child for child in chapter.children
+                    if not isinstance(child, (nodes.title, nodes.target, nodes.comment))
+                    and not (isinstance(child, nodes.container) and not child.children)]
+            if isinstance(chapter.parent, BOOK_LEVEL) and not body:
+                chapter.parent.remove(chapter)
+
+
+class FrontMatterHeadings(SphinxPostTransform):
+    """LaTeX: the front page's text, printed after the contents under the book's title, gets
+    the unnumbered chapter "Introduction", and its headings the size of their depth
+    (sphinx-jupyterbook-latex sizes them by counting siblings)."""
+
+    formats = ("latex",)
+    title = "Introduction"
+
+    def run(self, **kwargs):
+        root = self.config.root_doc
+        top = next((s for s in self.document.findall(nodes.section)
+                    if s.get("docname") == root and s.get("header_level") == 1), None)
+        if top is None:
+            return
+        for section in top.findall(nodes.section):
+            depth, node = 0, section
+            while node is not None:
+                depth += isinstance(node, nodes.section) and node.get("docname") == root
+                node = node.parent
+            section["header_level"] = depth
+        start = 1 if top.children and isinstance(top[0], nodes.title) else 0
+        top.insert(start, latex(rf"\chapter*{{{self.title}}}\addcontentsline{{toc}}{{chapter}}"
+                                rf"{{{self.title}}}\markboth{{{self.title}}}{{{self.title}}}"))
+
+
+def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{pdf-edition}`the PDF``` -> a link to the PDF (``latex_documents``' target name) at
+    the site's root, where ``make book`` and ``make pdf`` copy it."""
+    env = inliner.document.settings.env
+    pdf = Path(env.config.latex_documents[0][1]).with_suffix(".pdf").name
+    target = posixpath.relpath(pdf, posixpath.dirname(env.docname) or ".")
+    return [nodes.reference(rawtext, text, refuri=target, classes=["nbcourse-pdf-link"],
+                            **(options or {}))], []

@@ -1,0 +1,263 @@
+"""Each part of the build package (nbcourse_book) on a tiny Sphinx project, with sphinx.testing:
+seconds each, not a book build.  The full book is checked by test_book, test_print, test_pdf,
+test_student_tree and the browser tests."""
+
+import json
+import re
+from io import StringIO
+from pathlib import Path
+
+import nbformat
+import pytest
+from sphinx.testing.util import SphinxTestApp
+
+from nbcourse.mime import SELFCHECK
+from nbcourse.selfcheck import choice
+from nbcourse_book import HANDLERS, POST_TRANSFORMS, mathml
+
+pytestmark = pytest.mark.book  # each builds a tiny book (seconds), not make check's Python alone
+CONF = """\
+extensions = ["myst_nb", "sphinx_exercise", "sphinxext.opengraph", "nbcourse_book"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
+nb_execution_mode = "off"
+html_theme = "sphinx_book_theme"
+html_theme_options = {{"repository_url": "https://github.com/org/course",
+                      "repository_branch": "main",
+                      "launch_buttons": {{"binderhub_url": "https://mybinder.org",
+                                         "notebook_interface": "jupyterlab"}}}}
+html_math_renderer = {math!r}
+numfig = True
+project = "tiny"
+root_doc = "index"
+exclude_patterns = ["_build", "exercises"]
+"""
+
+
+def notebook(*cells):
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "language":
+                                                           "python", "display_name": "Python 3"}})
+    nb.cells = [nbformat.v4.new_markdown_cell(c) if isinstance(c, str) else c for c in cells]
+    return nbformat.writes(nb)
+
+
+@pytest.fixture
+def project(tmp_path):
+    """``project(files, builder, **overrides)`` builds the files (name -> text) of a project
+    that loads the book's extension; it returns the app, whose ``warnings`` are its warnings."""
+    apps = []
+
+    def build(files, builder="html", math=None, extensions=(), **overrides):
+        src = tmp_path / "src"
+        src.mkdir(exist_ok=True)
+        conf = CONF.format(math=math) + f"extensions += {list(extensions)!r}\n"
+        for name, text in {"conf.py": conf, **files}.items():
+            data = text if isinstance(text, bytes) else text.encode("utf-8")
+            path = src / name
+            if not path.is_file() or path.read_bytes() != data:  # a later build is incremental
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+        warnings = StringIO()
+        app = SphinxTestApp(builder, srcdir=src, builddir=tmp_path / "_build",
+                            confoverrides=overrides, status=StringIO(), warning=warnings)
+        apps.append(app)
+        app.build()
+        app.warnings = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue())
+        return app
+
+    yield build
+    for app in apps:
+        app.cleanup()
+
+
+def page(app, name="index"):
+    return (Path(app.outdir) / f"{name}.html").read_text(encoding="utf-8")
+
+
+def test_setup_states_the_order_of_every_handler_and_transform_once():
+    handlers = [handler for _, _, handler in HANDLERS]
+    assert len(handlers) == len(set(handlers))
+    assert all(when in (400, 900) for _, when, _ in HANDLERS)
+    transforms = [transform for _, transform in POST_TRANSFORMS]
+    assert len(transforms) == len(set(transforms))
+    package = Path(__file__).resolve().parents[1] / "nbcourse_book" / "src" / "nbcourse_book"
+    elsewhere = [path.name for path in package.glob("*.py") if path.name != "__init__.py"
+                 and re.search(r"default_priority|app\.connect\(",
+                               path.read_text(encoding="utf-8"))]
+    assert not elsewhere, f"handler order stated outside setup(): {elsewhere}"
+
+
+# --- launch links ----------------------------------------------------------------------------
+
+EXERCISE = notebook("# Homework")
+
+
+def test_an_assignment_link_follows_the_branch_after_an_incremental_build(project):
+    files = {"index.md": "# Home\n\nDo {assignment}`hw1`.\n",
+             "exercises/hw1/hw1.ipynb": EXERCISE}
+    first = page(project(files))
+    assert ('href="https://mybinder.org/v2/gh/org/course/main?urlpath=lab/tree/'
+            'exercises/hw1/hw1.ipynb"') in first
+    options = {"repository_url": "https://github.com/org/course", "repository_branch": "student",
+               "launch_buttons": {"notebook_interface": "classic"}}
+    app = project(files, html_theme_options=options)
+    assert "index" not in app.status.getvalue().split("reading sources")[1].split("\n")[0], \
+        "the page is not read again"
+    second = page(app)
+    assert ('href="https://mybinder.org/v2/gh/org/course/student?urlpath=tree/'
+            'exercises/hw1/hw1.ipynb"') in second
+    assert "/main?" not in second.split('role="main"')[1]
+
+
+def test_an_assignment_without_a_student_notebook_is_an_error(project):
+    app = project({"index.md": "# Home\n\nDo {assignment}`nowhere`.\n"})
+    assert "assignment 'nowhere': no student notebook at exercises/nowhere/nowhere.ipynb" \
+        in app.warnings
+
+
+CHAPTER = notebook("# Chapter\n\n:::{exercise}\n:label: ex-one\n\nAdd.\n:::\n\n"
+                   ":::{solution} ex-one\nTwo.\n:::\n\nAfter.\n")
+
+
+def test_a_chapter_with_solutions_links_its_live_notebook_after_the_last(project):
+    app = project({"index.md": "# Home\n\n```{toctree}\nch\nsolutions\n```\n",
+                   "ch.ipynb": CHAPTER, "solutions.md": "# Solutions\n\n```{solutions}\n```\n"})
+    chapter = page(app, "ch").split('role="main"')[1]
+    note = re.search(r'class="nbcourse-student-version">(.*?)</p>', chapter, re.S)
+    assert note and "https://mybinder.org/v2/gh/org/course/main?urlpath=lab/tree/ch.ipynb" \
+        in note.group(1)
+    assert chapter.index("Two.") < chapter.index("nbcourse-student-version") < \
+        chapter.index("After.")
+    solutions = page(app, "solutions")
+    assert "Two." in solutions and "nbcourse-student-version" not in solutions
+    assert 'id="solutions-ch"' in solutions
+
+
+# --- HTML pages ------------------------------------------------------------------------------
+
+PAGE = """\
+# Home
+
+Counts of $\\theta_j$, and `word` and `two words`.
+
+```python
+import os
+name = "text" + os.sep
+```
+
+![A square](square.png)
+"""
+
+
+def test_pages_defer_scripts_describe_themselves_in_unicode_and_carry_less_markup(project):
+    png = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x07\x00\x00\x00\x05\x08\x02\x00"
+           b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00IEND\xaeB`\x82")  # 7 x 5 pixels
+    text = page(project({"index.md": PAGE, "square.png": png}))
+    head = text.split("</head>")[0]
+    extensions = [s for s in re.findall(r"<script\b[^>]*>", head) if "_static/" in s
+                  and not re.search(r"searchtools|language_data|searchindex", s)]
+    blocking = [s for s in extensions if "defer" not in s and "async" not in s
+                and "documentation_options" not in s]
+    assert len(extensions) >= 4 and not blocking, blocking
+    assert "sphinx-design" not in head and "sphinx-thebe.js" not in head
+    description = re.search(r'<meta name="description" content="([^"]+)"', text).group(1)
+    assert "θⱼ" in description and "\\" not in description
+    assert "<code class=\"docutils literal notranslate\">word</code>" in text
+    assert '<span class="pre">two</span>' in text
+    assert re.search(r'<img alt="A square" height="5" (loading="lazy" )?src="[^"]+" width="7"',
+                     text)
+    assert "image-reference" not in text, "a sized image is not a link to its file"
+    code = re.search(r'<div class="highlight"><pre>(.*?)</pre>', text, re.S).group(1)
+    assert '<span class="k">import</span>' in code
+    assert not re.search(r'<span class="[np]">', code), code
+
+
+# --- mathematics -----------------------------------------------------------------------------
+
+needs_katex = pytest.mark.skipif(not (mathml.KATEX / "katex.min.js").is_file(),
+                                 reason="KaTeX is not installed: make nbcourse_book/node_modules")
+
+
+@needs_katex
+def test_mathematics_is_mathml_core_with_numbers_and_no_script(project):
+    app = project({"index.md": "# Home\n\nInline $\\mathbf{x}_1$.\n\n$$\na^2\n$$ (eq-a)\n\n"
+                               "See {eq}`eq-a`.\n"}, math="bookmath")
+    text = page(app)
+    assert '<math class="math katex katex-mathml"' in text
+    assert "\U0001D431" in text, "bold x as its mathematical letter, not mathvariant"
+    assert re.search(r'<span class="eqno">\(1\)<a class="headerlink" href="#equation-eq-a"',
+                     text)
+    assert "katex-html" not in text and "katex.min.js" not in text
+    assert 'src="_static/katex/copy-tex.min.js' in text
+
+
+@needs_katex
+def test_mathematics_katex_cannot_typeset_stops_the_build(project):
+    with pytest.raises(Exception, match=r"KaTeX cannot typeset '\\\\frac\{1\}'"):
+        project({"index.md": "# Home\n\n$\\frac{1}$\n"}, math="bookmath")
+
+
+# --- stylesheet ------------------------------------------------------------------------------
+
+needs_purgecss = pytest.mark.skipif(
+    not (mathml.PROJECT / "node_modules" / "purgecss").is_dir(),
+    reason="PurgeCSS is not installed: make nbcourse_book/node_modules")
+
+
+@needs_purgecss
+def test_every_page_links_one_purged_stylesheet(project):
+    app = project({"index.md": "# Home\n\nText.\n"}, nbcourse_css_bundle=True)
+    links = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*href="([^"]+)"', page(app))
+    assert [link.split("?")[0] for link in links] == ["_static/nbcourse-bundle.css"]
+    bundle = (Path(app.outdir) / "_static" / "nbcourse-bundle.css").read_text(encoding="utf-8")
+    assert ".bd-sidebar-primary" in bundle and ".accordion-button" not in bundle
+
+
+# --- print -----------------------------------------------------------------------------------
+
+def test_print_moves_solutions_to_an_appendix_with_page_pointers(project):
+    app = project({"index.md": "# Home\n\nFront text.\n\n## Aside\n\n```{toctree}\nch\n"
+                               "refs\nsolutions\n```\n",
+                   "ch.ipynb": CHAPTER, "refs.md": "# References\n",
+                   "solutions.md": "# Solutions\n\n```{solutions}\n```\n"}, builder="latex",
+                  extensions=["sphinx_jupyterbook_latex"])
+    tex = (Path(app.outdir) / "tiny.tex").read_text(encoding="utf-8")
+    assert re.search(r"\\documentclass\[[^]]*\]\{nbcoursebook\}", tex)
+    assert (Path(app.outdir) / "nbcoursebook.cls").is_file()
+    assert r"\chapter*{Introduction}" in tex
+    label = re.search(r"\\hyperref\[(nbcourse-solution:[\w-]+)\]\{\\emph\{Solution: appendix",
+                      tex).group(1)
+    assert tex.index(label) < tex.index(r"\appendix") < tex.index(
+        rf"\phantomsection\label{{{label}}}") < tex.index("Two.")
+    assert tex.count("Two.") == 1, "the solution is printed once, in the appendix"
+    assert r"\chapter{References}" not in tex, "an empty chapter is dropped"
+
+
+# --- self-check questions and the answers page -----------------------------------------------
+
+def test_a_question_renders_its_form_and_the_answers_page_lists_it(project):
+    question = choice("Which is larger?", ["0.3", "0.7"], right=1, feedback=["No.", "Yes."])
+    cell = nbformat.v4.new_code_cell("q", outputs=[nbformat.v4.new_output(
+        "display_data", data=json.loads(json.dumps(question._repr_mimebundle_())))])
+    app = project({"index.md": "# Home\n\n```{toctree}\nch\nanswers\n```\n",
+                   "ch.ipynb": notebook("# Chapter", cell),
+                   "answers.md": "# Answers\n\n```{selfcheck-answers}\n```\n"})
+    assert f'id="{question.ident}"' in page(app, "ch")
+    answers = page(app, "answers")
+    assert f'href="ch.html#{question.ident}">(the question)</a>' in answers
+    assert "<strong>Answer: </strong>" in answers and "0.7" in answers
+    assert SELFCHECK not in answers
+
+
+# --- student notebooks -----------------------------------------------------------------------
+
+def test_student_notebooks_link_the_assignment_file_and_leave_out_solutions(project):
+    app = project({"index.md": "# Home\n\n```{toctree}\nch\nsolutions\n```\n",
+                   "ch.ipynb": CHAPTER.replace("After.", "Do {assignment}`hw1`."),
+                   "exercises/hw1/hw1.ipynb": EXERCISE,
+                   "solutions.md": "# Solutions\n\n```{solutions}\n```\n"}, builder="studentnb")
+    chapter = json.loads((Path(app.outdir) / "ch.ipynb").read_text(encoding="utf-8"))
+    markdown = "\n".join(c["source"] for c in chapter["cells"] if c["cell_type"] == "markdown")
+    assert "[`exercises/hw1`](exercises/hw1/hw1.ipynb)" in markdown
+    assert "mybinder" not in markdown and "Two." not in markdown
+    solutions = json.loads((Path(app.outdir) / "solutions.ipynb").read_text(encoding="utf-8"))
+    assert "Two." not in json.dumps(solutions)

@@ -1,0 +1,120 @@
+"""Claims bound to computed verdicts: no chapter states the outcome of a comparison in fixed words.
+
+A sentence of a chapter that compares computed results takes its verdict ("beats", "ties with",
+"the lower log loss") from a value glued by the notebook (``nbcourse.publish.verdict``), so that a
+refresh whose numbers contradict the prose changes a stored output and fails nbval.  This test reads
+the prose of every chapter (markdown cells, with glue roles, mathematics and code removed) and
+fails on a verdict phrase written as plain text, naming the notebook and the sentence.
+
+It is not a ban on the words.  A sentence that reports a cited source's finding (it holds a
+``{cite...}`` role) speaks for the source.  A phrase that says in how many cases something happened
+or where it happened, followed closely by a glued count or position ("has the lower log loss in
+{glue} of the 10 folds", "is lowest at $K =$ {glue}"), is as true as the glued number.  The few
+sentences where a verdict phrase states a mathematical fact or a decision rule, not a computed
+comparison, are listed in ``NOT_COMPUTED`` with the reason.  The list of phrases is what the book uses to announce the result of comparing two
+models or methods; a new phrase of that kind belongs in it.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "book").glob("part*/*.ipynb")) + sorted((ROOT / "book").glob("appendix/*.ipynb"))
+
+VERDICT = re.compile(
+    r"\b(beats?|beaten|ties? with|loses? to|lost to|outperform\w*"
+    r"|(?:did|does|do) (?:best|better|worse)"
+    r"|(?:is|are|was|were) (?:\w+ly )?(?:better|worse|more accurate|less accurate) than"
+    r"|(?:is|are|was|were|stays?|stayed) (?:\w+ly )?(?:ahead|behind)|ahead of"
+    r"|cannot be told apart|cannot tell \w+ (?:\w+ )?apart|cannot separate"
+    r"|(?:the )?(?:lower|higher) (?:log loss|median|error rate|accuracy)"
+    r"|no better than|no worse than|as good as)\b", re.IGNORECASE)
+
+#: (notebook, words of the sentence) -> why the verdict phrase is not a computed comparison.
+NOT_COMPUTED = {
+    ("part1/02_linear_discriminant", "where both beat every other class"):
+        "the definition of a decision region: where a class's discriminant is the largest",
+    ("part1/02_linear_discriminant", "losing an ordinary message is worse than"):
+        "a judgement of costs that the reader's loss matrix states, not a result",
+    ("part2/03_bounds", "the right-hand side alone already beats"):
+        "a step of a proof: one side of an inequality exceeds the other",
+    ("part2/04_experiments", "beats class MATH on observation MATH when"):
+        "the decision rule of the categorical model, stated as an inequality",
+    ("part3/04_missing_values", "it beats a strategy whose log loss is higher by more than"):
+        "the rule by which the table's verdicts are read, not a verdict",
+}
+
+GLUE = re.compile(r"\{glue(?::\w+)?\}`[^`]*`")
+MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.DOTALL)
+CODE = re.compile(r"```.*?```|`[^`]*`", re.DOTALL)
+CITE = re.compile(r"\{cite(?::\w+)?\}")
+#: A glued count ("in {glue} of the folds") or position ("at $K =$ {glue}") close after the phrase.
+COUNTED = re.compile(r"^(?:\W*\w+){0,8}?\W+(?:(?:in|on) (?:only )?GLUED of|at (?:MATH )?GLUED)")
+SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=[A-Z(*\-{\[])|\n\s*\n|\n- ")
+
+
+def _sentences(text):
+    """The sentences of a markdown cell, with glue roles, mathematics and code taken out."""
+    text = GLUE.sub("GLUED", text)
+    text = MATH.sub("MATH", text)
+    for sentence in SENTENCE_END.split(text):
+        cited = bool(CITE.search(sentence))
+        yield " ".join(CODE.sub("CODE", sentence).split()), cited
+
+
+def unbound_verdicts(path):
+    """``[(sentence, phrase)]`` of the plain-text verdict phrases in one chapter's prose."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    name = path.relative_to(ROOT / "book").with_suffix("").as_posix()
+    found = []
+    for cell in cells:
+        if cell["cell_type"] != "markdown":
+            continue
+        for sentence, cited in _sentences("".join(cell["source"])):
+            match = VERDICT.search(sentence)
+            if not match or cited or COUNTED.search(sentence[match.end():]):
+                continue
+            if any(chapter == name and words in sentence for chapter, words in NOT_COMPUTED):
+                continue
+            found.append((sentence, match.group(0)))
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.relative_to(ROOT / "book").as_posix())
+def test_every_verdict_in_a_chapter_is_glued(path):
+    found = unbound_verdicts(path)
+    assert not found, "\n".join(
+        f"{path.relative_to(ROOT)}: '{phrase}' is written, not computed, in: {sentence[:300]}"
+        for sentence, phrase in found)
+
+
+def test_the_check_finds_a_written_verdict_and_passes_a_glued_one(tmp_path):
+    def chapter(text):
+        nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": [text]}],
+              "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        folder = tmp_path / "book" / "part9"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "x.ipynb"
+        path.write_text(json.dumps(nb), encoding="utf-8")
+        return path
+
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        written = unbound_verdicts(chapter("On the e-mails naive Bayes beats logistic regression."))
+        assert [phrase for _, phrase in written] == ["beats"]
+        assert unbound_verdicts(chapter("Naive Bayes has the lower log loss (0.2 against 0.3)."))
+        glued = "On the e-mails naive Bayes {glue:md}`nb_vs_lr` logistic regression."
+        assert unbound_verdicts(chapter(glued)) == []
+        cited = "{cite:t}`ng2002` found naive Bayes ahead of logistic regression on small samples."
+        assert unbound_verdicts(chapter(cited)) == []
+        assert unbound_verdicts(chapter("In mathematics only: $x \\text{ beats } y$.")) == []
+        counted = "PoB beats the categorical model in {glue:text}`n_folds` of the 10 folds."
+        assert unbound_verdicts(chapter(counted)) == []
+        far = "PoB beats the categorical model, which we fitted with much care and many checks, in {glue:text}`n` of 10."
+        assert [phrase for _, phrase in unbound_verdicts(chapter(far))] == ["beats"]
+    finally:
+        ROOT = saved
