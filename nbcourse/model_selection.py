@@ -462,8 +462,9 @@ class FoldComparison:
     def verdict(self, name, score="log_loss", confidence=0.95) -> str:
         """``"beats"`` when the interval of :meth:`interval` lies below 0 (a lower score is
         better), ``"loses to"`` when it lies above, ``"ties with"`` when it contains 0."""
-        iv = self.interval(name, score, confidence)
-        return VERDICTS[0] if iv.high < 0 else VERDICTS[2] if iv.low > 0 else VERDICTS[1]
+        from .publish import verdict
+
+        return verdict(self.interval(name, score, confidence), VERDICTS)
 
     def table(self, confidence=0.95):
         """One row per model: mean fold log loss and error, and for every model but the baseline
