@@ -39,6 +39,18 @@ from ._validation import _describe, as_real_array, check_int, check_labels
 __all__ = ["chi2_scores", "mutual_information", "presence_table", "select_k_best"]
 
 
+def _counts_and_classes(X, y):
+    """``X`` checked as a count table, the sorted classes and the (N, C) one-hot class matrix."""
+    counts = as_real_array(X, "X")
+    if counts.ndim != 2 or 0 in counts.shape or not np.isfinite(counts).all() \
+            or (counts < 0).any():
+        raise ValueError("X must be a non-empty 2-d array of finite non-negative counts "
+                         f"(documents by words), got {_describe(counts)}")
+    labels = check_labels(y, counts.shape[0])
+    classes, codes = np.unique(labels, return_inverse=True)
+    return counts, classes, np.eye(classes.size)[codes]
+
+
 def presence_table(X, y):
     """Counts of training documents by class and by the presence of each word.
 
@@ -70,14 +82,7 @@ def presence_table(X, y):
     >>> table[0].tolist()        # word 0: in both "a" documents, not in the "b" one
     [[0.0, 2.0], [1.0, 0.0]]
     """
-    counts = as_real_array(X, "X")
-    if counts.ndim != 2 or 0 in counts.shape or not np.isfinite(counts).all() \
-            or (counts < 0).any():
-        raise ValueError("X must be a non-empty 2-d array of finite non-negative counts "
-                         f"(documents by words), got {_describe(counts)}")
-    labels = check_labels(y, counts.shape[0])
-    classes, codes = np.unique(labels, return_inverse=True)
-    Y = np.eye(classes.size)[codes]                              # (N, C) one-hot classes
+    counts, classes, Y = _counts_and_classes(X, y)
     present = Y.T @ (counts > 0).astype(np.float64)               # (C, V)
     absent = Y.sum(axis=0)[:, None] - present
     return classes, np.stack([absent, present], axis=-1).transpose(1, 0, 2)
@@ -113,13 +118,14 @@ def mutual_information(X, y):
     >>> mutual_information([[1, 2], [3, 0], [0, 1], [0, 4]], [0, 0, 1, 1]).round(4)
     array([0.6931, 0.2158])
     """
-    _, table = presence_table(X, y)
-    joint = table / table[0].sum()                                # P(c, b), shape (V, C, 2)
-    expected = joint.sum(axis=2, keepdims=True) * joint.sum(axis=1, keepdims=True)
-    seen = joint > 0
+    counts, _, Y = _counts_and_classes(X, y)
+    joint_on = Y.T @ (counts > 0).astype(np.float64) / counts.shape[0]   # P(c, b = 1), (C, V)
+    joint = np.stack([Y.mean(axis=0)[:, None] - joint_on, joint_on])     # P(c, b), (2, C, V)
+    expected = joint.sum(axis=1, keepdims=True) * joint.sum(axis=0, keepdims=True)
     terms = np.zeros_like(joint)
-    terms[seen] = joint[seen] * (np.log(joint[seen]) - np.log(expected[seen]))
-    return np.maximum(terms.sum(axis=(1, 2)), 0.0)
+    np.log(joint, out=terms, where=joint > 0)
+    terms -= np.log(expected, out=np.zeros_like(expected), where=joint > 0)
+    return np.maximum((joint * terms).sum(axis=(0, 1)), 0.0)
 
 
 def chi2_scores(X, y):
