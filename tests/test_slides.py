@@ -1,0 +1,106 @@
+"""The lecture slides (``make slides``): a deck for every meeting of the lecture outlines,
+and every slide of every deck shown by headless Chromium with the network cut off, its
+mathematics typeset when the decks were built and its figures loaded."""
+
+import functools
+import http.server
+import re
+import threading
+
+import pytest
+from bs4 import BeautifulSoup
+from pages import PageVisit
+
+from conftest import ROOT, QuietHandler
+
+SHOTS = ROOT / "_build" / "slides-screenshots"
+
+
+def outline_meetings():
+    """(section heading, meeting heading) of every meeting of the outlines, read line by line."""
+    found, section = [], None
+    for line in (ROOT / "instructor" / "lecture_outlines.md").read_text("utf-8").splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        elif line.startswith("### "):
+            found.append((section, line[4:].strip()))
+    return found
+
+
+def decks(folder):
+    return sorted(p for p in folder.rglob("*.html")
+                  if p.parent != folder and "_static" not in p.parts)
+
+
+@pytest.fixture(scope="module")
+def slides_server(built_slides):
+    handler = functools.partial(QuietHandler, directory=str(built_slides))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def test_a_deck_for_every_meeting(built_slides):
+    meetings = outline_meetings()
+    assert len(meetings) >= 19, meetings  # Parts I-III: 9 + 6 + 4 meetings at least
+    titles = []
+    for path in decks(built_slides):
+        first = BeautifulSoup(path.read_text("utf-8"), "html.parser").select_one(
+            ".reveal .slides > section")
+        titles.append((first.find("p").get_text(strip=True), first.find("h1").get_text()))
+    assert sorted(titles) == sorted(meetings)
+
+
+def test_decks_hold_the_chapters_equations_and_figures(built_slides):
+    """The deck of Part I's linear discriminant shows Duda, Hart & Stork's eq. 90 and the
+    chapter's figures, stored in its notebook."""
+    page = (built_slides / "three-week" / "week-1-meeting-2.html").read_text("utf-8")
+    tex = [a.get_text() for a in BeautifulSoup(page, "html.parser").select("annotation")]
+    assert any(r"w_j = \ln \frac{p_j (1 - q_j)}{q_j (1 - p_j)}" in t for t in tex)
+    assert page.count('<img ') >= 3
+
+
+@pytest.mark.parametrize("deck", [p.relative_to(ROOT / "_build" / "slides").with_suffix("")
+                                  .as_posix() for p in decks(ROOT / "_build" / "slides")]
+                         or ["three-week/week-1-meeting-1"])
+def test_every_slide_renders_offline(browser, slides_server, deck):
+    visit = PageVisit(browser, slides_server, deck)
+    try:
+        page = visit.page
+        page.wait_for_function("() => window.Reveal && Reveal.isReady()", timeout=20_000)
+        indices = page.evaluate("""() => Array.from(Reveal.getHorizontalSlides(), (h, i) =>
+            [i, Math.max(1, h.querySelectorAll(':scope > section').length)])""")
+        seen = 0
+        for h, count in indices:
+            for v in range(count):
+                page.evaluate(f"Reveal.slide({h}, {v})")
+                slide = page.evaluate("""() => { const s = Reveal.getCurrentSlide();
+                    const r = s.getBoundingClientRect();
+                    return {width: r.width, height: r.height, text: s.innerText,
+                            math: s.querySelectorAll('math').length,
+                            raw: s.querySelectorAll('.math:not(math):not(:has(math))').length,
+                            images: Array.from(s.querySelectorAll('img'), i => i.src)}}""")
+                where = f"{deck} slide {h}/{v}"
+                assert slide["width"] > 0 and slide["height"] > 0, f"{where} is not shown"
+                assert slide["text"].strip(), f"{where} is empty"
+                assert not re.search(r"\$|\\\(|\\\[", slide["text"]), \
+                    f"{where} shows TeX: {slide['text'][:200]}"
+                assert not slide["raw"], f"{where}: mathematics without MathML"
+                for src in slide["images"]:
+                    page.wait_for_function(
+                        f"() => Array.from(document.images).some(i => i.src === {src!r} "
+                        "&& i.complete && i.naturalWidth > 0)", timeout=20_000)
+                seen += 1
+        assert seen >= 6, f"{deck}: only {seen} slides"
+        assert page.evaluate("document.querySelectorAll('script[src*=\"mathjax\" i], "
+                             "script[src*=\"katex\" i]').length") == 0
+        assert not visit.errors, f"console errors: {visit.errors}"
+        assert not visit.blocked, f"requests to the network: {visit.blocked}"
+        assert not visit.failed, f"failed requests: {visit.failed}"
+        if deck.endswith("meeting-2"):
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.evaluate("Reveal.slide(0, 0)")
+            page.screenshot(path=SHOTS / f"{deck.replace('/', '-')}.png")
+    finally:
+        visit.close()
