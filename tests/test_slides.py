@@ -52,6 +52,21 @@ def test_a_deck_for_every_meeting(built_slides):
     assert sorted(titles) == sorted(meetings)
 
 
+def test_the_course_plan_links_every_deck(built_slides):
+    plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
+    linked = re.findall(r"\]\(slides:([\w/-]+)\)", plan)
+    built = [p.relative_to(built_slides).with_suffix("").as_posix() for p in decks(built_slides)]
+    assert sorted(linked) == sorted(built)
+
+
+def test_the_built_course_plan_opens_the_decks_beside_the_book(built_book, built_slides):
+    """The Pages workflow publishes the decks as ``slides/`` beside the book's pages."""
+    page = (built_book / "book" / "course_plan.html").read_text(encoding="utf-8")
+    hrefs = re.findall(r'href="\.\./slides/([\w/-]+)\.html"', page)
+    built = [p.relative_to(built_slides).with_suffix("").as_posix() for p in decks(built_slides)]
+    assert sorted(hrefs) == sorted(built)
+
+
 def test_decks_hold_the_chapters_equations_and_figures(built_slides):
     """The deck of Part I's linear discriminant shows Duda, Hart & Stork's eq. 90 and the
     chapter's figures, stored in its notebook."""
@@ -77,13 +92,16 @@ def test_every_slide_renders_offline(browser, slides_server, deck):
                 page.evaluate(f"Reveal.slide({h}, {v})")
                 slide = page.evaluate("""() => { const s = Reveal.getCurrentSlide();
                     const r = s.getBoundingClientRect();
+                    const c = Reveal.getConfig();
                     return {width: r.width, height: r.height, text: s.innerText,
+                            fits: s.offsetHeight <= c.height && s.scrollWidth <= c.width,
                             math: s.querySelectorAll('math').length,
                             raw: s.querySelectorAll('.math:not(math):not(:has(math))').length,
                             images: Array.from(s.querySelectorAll('img'), i => i.src)}}""")
                 where = f"{deck} slide {h}/{v}"
                 assert slide["width"] > 0 and slide["height"] > 0, f"{where} is not shown"
                 assert slide["text"].strip(), f"{where} is empty"
+                assert slide["fits"], f"{where} is larger than the slide"
                 assert not re.search(r"\$|\\\(|\\\[", slide["text"]), \
                     f"{where} shows TeX: {slide['text'][:200]}"
                 assert not slide["raw"], f"{where}: mathematics without MathML"

@@ -26,7 +26,16 @@ html_math_renderer = "bookmath"
 html_copy_source = False
 revealjs_style_theme = "white"
 revealjs_script_conf = {"hash": True, "width": 1280, "height": 800}
+revealjs_static_path = ["_static"]
+revealjs_css_files = ["slides.css"]
 """
+CSS = """.reveal { font-size: 30px; }
+.reveal h1, .reveal h2 { text-transform: none; }
+.reveal h2 { font-size: 1.6em; }
+.reveal section img { max-width: 100%; max-height: 620px; width: auto; height: auto; }
+.reveal .katex-display { margin: 0.4em 0; }
+"""
+EQUATIONS_PER_SLIDE = 3
 
 
 def meetings(text):
@@ -62,8 +71,9 @@ def chapter_slides(path, figures):
             if heading:
                 title, section = (heading, "") if level == "#" else (title, heading)
             eqs = [eq.strip() for eq in EQUATION.findall(text)]
-            if eqs:
-                body = "\n\n".join(f"$$\n{eq}\n$$" for eq in eqs)
+            for first in range(0, len(eqs), EQUATIONS_PER_SLIDE):
+                body = "\n\n".join(f"$$\n{eq}\n$$"
+                                     for eq in eqs[first:first + EQUATIONS_PER_SLIDE])
                 out.append(f"## {section or title}\n\n{body}\n")
         for output in cell.get("outputs", []):
             png = output.get("data", {}).get("image/png")
@@ -72,8 +82,7 @@ def chapter_slides(path, figures):
                 name = f"fig-{hashlib.sha256(data).hexdigest()[:16]}.png"
                 figures[name] = data
                 alt = f"Figure of the chapter {title}, section {section or title}"
-                out.append(f"## {section or title}\n\n```{{image}} /{name}\n:alt: {alt}\n"
-                           f":height: 600px\n```\n")
+                out.append(f"## {section or title}\n\n```{{image}} /{name}\n:alt: {alt}\n```\n")
     return title, out
 
 
@@ -114,6 +123,8 @@ def write_sources(root, src):
         (src / name).write_bytes(data)
     (src / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
     (src / "conf.py").write_text(CONF, encoding="utf-8")
+    (src / "_static").mkdir()
+    (src / "_static" / "slides.css").write_text(CSS, encoding="utf-8")
     return [m[2] for m in found]
 
 
