@@ -114,11 +114,13 @@ def write_sources(root, src):
         raise ValueError(f"outlines: expected '### Week N, meeting M: ...' headings in "
                          f"{root / OUTLINES}, found none")
     shutil.rmtree(src, ignore_errors=True)
-    figures, index = {}, ["# Lecture slides\n"]
+    figures, index = {}, ["# Lecture slides\n\nOne deck per meeting of the lecture outlines.\n"]
     for meeting in found:
         (src / meeting[2]).parent.mkdir(parents=True, exist_ok=True)
         (src / f"{meeting[2]}.md").write_text(deck(root, meeting, bank, figures), "utf-8")
-        index.append(f"- [{meeting[0]}: {meeting[1]}]({meeting[2]}.md)")
+        if f"## {meeting[0]}\n" not in index:
+            index.append(f"## {meeting[0]}\n")
+        index.append(f"- [{meeting[1]}]({meeting[2]}.md)")
     for name, data in figures.items():
         (src / name).write_bytes(data)
     (src / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
