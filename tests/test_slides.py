@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup
 from pages import PageVisit
 
 from conftest import ROOT, QuietHandler
+from nbcourse_book import slides
 
 SHOTS = ROOT / "_build" / "slides-screenshots"
 
@@ -30,6 +31,68 @@ def outline_meetings():
 def decks(folder):
     return sorted(p for p in folder.rglob("*.html")
                   if p.parent != folder and "_static" not in p.parts)
+
+
+MEETING = """\
+### Week 6, meeting 1: a meeting added later
+
+- **Chapters:** `book/extra/01_chapter`
+- **Aims:** the aims, on two
+  lines.
+- **Plan:** 10 min one step; 40 min another step with $x^2$.
+- **At the board:** $a = b$.
+- **Explore:** the figure.
+- **Quiz:** q-one, q-two
+- **Homework:** none.
+"""
+CHAPTER = """# The chapter
+
+## A section
+
+Text, then an unlabelled equation
+
+$$ c = d $$
+
+and a labelled one:
+
+$$ a = b $$ (eq-a)
+"""
+BANK = "- id: q-one\n  question: First?\n- id: q-two\n  question: Second?\n"
+
+
+def project(tmp_path, outlines, bank=BANK):
+    (tmp_path / "instructor").mkdir()
+    (tmp_path / "instructor" / "lecture_outlines.md").write_text(outlines, encoding="utf-8")
+    (tmp_path / "instructor" / "question_bank.yml").write_text(bank, encoding="utf-8")
+    (tmp_path / "book" / "extra").mkdir(parents=True)
+    (tmp_path / "book" / "extra" / "01_chapter.md").write_text(CHAPTER, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_meeting_added_to_the_outlines_gets_a_deck(tmp_path):
+    root = project(tmp_path, "# Outlines\n\n## Part IV, an optional extension\n\n" + MEETING)
+    assert slides.write_sources(root, tmp_path / "src") == ["part-iv/week-6-meeting-1"]
+    deck = (tmp_path / "src" / "part-iv" / "week-6-meeting-1.md").read_text(encoding="utf-8")
+    assert "# Week 6, meeting 1: a meeting added later\n\nPart IV, an optional extension" in deck
+    assert "## Aims\n\nthe aims, on two lines." in deck
+    assert "- 10 min one step\n- 40 min another step with $x^2$." in deck
+    assert "## A section\n\n$$\na = b\n$$" in deck and "c = d" not in deck
+    assert "## Quiz: q-one\n\nFirst?" in deck and "## Quiz: q-two\n\nSecond?" in deck
+    index = (tmp_path / "src" / "index.md").read_text(encoding="utf-8")
+    assert "- [Week 6, meeting 1: a meeting added later](part-iv/week-6-meeting-1.md)" in index
+
+
+@pytest.mark.parametrize(("outlines", "bank", "message"), [
+    ("# Outlines\n", BANK, "found none"),
+    (MEETING, BANK, "a '## ' section heading before"),
+    ("## A\n\n" + MEETING + "\n" + MEETING, BANK, "2 named 'a/week-6-meeting-1'"),
+    ("## A\n\n" + MEETING.replace("- **Explore:** the figure.\n", ""), BANK, "missing Explore"),
+    ("## A\n\n" + MEETING, BANK.replace("q-two", "q-three"), "got 'q-two'"),
+    ("## A\n\n" + MEETING.replace("01_chapter", "02_chapter"), BANK, "02_chapter.ipynb or .md"),
+])
+def test_outlines_that_name_no_deck_or_material_are_refused(tmp_path, outlines, bank, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        slides.write_sources(project(tmp_path, outlines, bank), tmp_path / "src")
 
 
 @pytest.fixture(scope="module")

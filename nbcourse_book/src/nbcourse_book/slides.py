@@ -19,6 +19,7 @@ OUTLINES = Path("instructor") / "lecture_outlines.md"
 BANK = Path("instructor") / "question_bank.yml"
 MEETING = re.compile(r"^### (Week (\d+), meeting (\d+): .+)$")
 FIELD = re.compile(r"^- \*\*([^*]+):\*\* ")
+FIELDS = ("Chapters", "Aims", "Plan", "At the board", "Explore", "Quiz", "Homework")
 EQUATION = re.compile(r"\$\$((?:(?!\$\$).)+)\$\$[ \t]*\([\w:-]+\)", re.S)  # a labelled display equation
 CONF = """extensions = ["myst_parser", "sphinx_revealjs", "nbcourse_book.slides"]
 myst_enable_extensions = ["dollarmath", "amsmath"]
@@ -39,19 +40,30 @@ EQUATIONS_PER_SLIDE = 3
 
 
 def meetings(text):
-    """The meetings of the outlines: (schedule heading, meeting heading, deck name, fields)."""
-    found, schedule = [], ""
+    """The meetings of the outlines: (section heading, meeting heading, deck name, fields)."""
+    found, section = [], ""
     for line in text.splitlines():
         if line.startswith("## "):
-            schedule = line[3:].strip()
+            section = line[3:].strip()
         elif match := MEETING.match(line):
-            slug = re.sub(r"\W+", "-", schedule.split(",")[0].removesuffix(" schedule").lower())
-            found.append((schedule, match[1], f"{slug}/week-{match[2]}-meeting-{match[3]}", {}))
+            slug = re.sub(r"\W+", "-", section.split(",")[0].removesuffix(" schedule").lower())
+            found.append((section, match[1], f"{slug}/week-{match[2]}-meeting-{match[3]}", {}))
+            if not slug.strip("-"):
+                raise ValueError(f"outlines: expected a '## ' section heading before "
+                                 f"{line!r}, got {section!r}")
         elif found and (field := FIELD.match(line)):
             found[-1][3][field[1]] = line[field.end():].strip()
         elif found and line.startswith("  ") and found[-1][3]:
             last = list(found[-1][3])[-1]
             found[-1][3][last] += " " + line.strip()
+    names = [m[2] for m in found]
+    for section, title, name, fields in found:
+        if names.count(name) > 1:
+            raise ValueError(f"outlines: expected one meeting per deck name, got "
+                             f"{names.count(name)} named {name!r}")
+        if missing := [f for f in FIELDS if not fields.get(f)]:
+            raise ValueError(f"outlines: expected the fields {', '.join(FIELDS)} in "
+                             f"{section} / {title}, missing {', '.join(missing)}")
     return found
 
 
@@ -59,8 +71,10 @@ def chapter_slides(path, figures):
     """The slides of one chapter: per section, its labelled equations, then each figure."""
     if path.with_suffix(".ipynb").is_file():
         cells = json.loads(path.with_suffix(".ipynb").read_text(encoding="utf-8"))["cells"]
-    else:
+    elif path.with_suffix(".md").is_file():
         cells = [{"cell_type": "markdown", "source": path.with_suffix(".md").read_text("utf-8")}]
+    else:
+        raise ValueError(f"outlines: expected a chapter {path}.ipynb or .md, found neither")
     title, section, out = "", "", []
     for cell in cells:
         source = "".join(cell["source"])
@@ -89,20 +103,23 @@ def chapter_slides(path, figures):
 def deck(root, meeting, bank, figures):
     """The MyST source of one meeting's deck."""
     schedule, title, _, fields = meeting
-    chapters = re.findall(r"`([^`]+)`", fields.get("Chapters", ""))
+    chapters = re.findall(r"`([^`]+)`", fields["Chapters"])
     parts = [f"---\norphan: true\n---\n# {title}\n\n{schedule}\n"]
-    parts.append(f"## Aims\n\n{fields.get('Aims', '')}\n")
-    plan = fields.get("Plan", "").split("; ")
+    parts.append(f"## Aims\n\n{fields['Aims']}\n")
+    plan = fields["Plan"].split("; ")
     parts.append("## Plan\n\n" + "".join(f"- {step}\n" for step in plan))
     for chapter in chapters:
         name, slides = chapter_slides(root / chapter, figures)
         parts.append(f"## {name}\n\nThe chapter `{chapter}` of the book.\n")
         parts += slides
     for head in ("At the board", "Explore"):
-        parts.append(f"## {head}\n\n{fields.get(head, '')}\n")
-    for qid in re.findall(r"[\w-]+", fields.get("Quiz", "")):
+        parts.append(f"## {head}\n\n{fields[head]}\n")
+    for qid in re.findall(r"[\w-]+", fields["Quiz"]):
+        if qid not in bank:
+            raise ValueError(f"outlines: {title}: expected quiz questions of {BANK}, "
+                             f"got {qid!r}")
         parts.append(f"## Quiz: {qid}\n\n{bank[qid]}\n")
-    parts.append(f"## Homework\n\n{fields.get('Homework', '')}\n")
+    parts.append(f"## Homework\n\n{fields['Homework']}\n")
     return "\n".join(parts)
 
 
@@ -134,7 +151,7 @@ def build(root, out):
     """Build every deck into ``out`` (warnings are errors)."""
     from sphinx.cmd.build import build_main
 
-    src = out.parent / f".{out.name}-src"
+    src = root / "_build" / ".slides-src"  # never inside ``out``, which may be published
     write_sources(root, src)
     code = build_main(["-b", "revealjs", "-W", "-q", "-d", str(src / ".doctrees"),
                        str(src), str(out)])
@@ -143,7 +160,8 @@ def build(root, out):
 
 
 def setup(app):
-    """The slides' Sphinx extension: the book's MathML renderer."""
+    """The Sphinx extension of the slides' own project (not the book's, whose handlers
+    ``nbcourse_book.setup`` orders): the book's MathML renderer."""
     app.add_html_math_renderer(mathml.NAME, inline_renderers=(mathml.visit_math, None),
                                block_renderers=(mathml.visit_displaymath, None))
     app.connect("builder-inited", mathml.start_katex)
