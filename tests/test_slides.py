@@ -139,6 +139,14 @@ def test_decks_hold_the_chapters_equations_and_figures(built_slides):
     assert page.count('<img ') >= 3
 
 
+def test_every_figure_has_alt_text_without_tex(built_slides):
+    """The book's own alt text where the chapter gives one, else the figure's section."""
+    alts = [img.get("alt", "") for path in decks(built_slides)
+            for img in BeautifulSoup(path.read_text("utf-8"), "html.parser").select("img")]
+    assert alts and all(alt and not re.search(r"[$\\]", alt) for alt in alts), alts
+    assert any(alt.startswith("Ternary heat map on a triangle") for alt in alts)
+
+
 @pytest.mark.parametrize("deck", [p.relative_to(ROOT / "_build" / "slides").with_suffix("")
                                   .as_posix() for p in decks(ROOT / "_build" / "slides")]
                          + ["index"])

@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from . import mathml
+from .pages import tex_to_text
 
 OUTLINES = Path("instructor") / "lecture_outlines.md"
 BANK = Path("instructor") / "question_bank.yml"
@@ -67,6 +68,12 @@ def meetings(text):
     return found
 
 
+def plain(text):
+    """``text`` with its inline mathematics in plain Unicode, for alt text."""
+    return re.sub(r"\$([^$]+)\$",
+                  lambda m: tex_to_text(re.sub(r"\\(boldsymbol|mathbf)\b", "", m[1])), text)
+
+
 def chapter_slides(path, figures):
     """The slides of one chapter: per section, its labelled equations, then each figure."""
     if path.with_suffix(".ipynb").is_file():
@@ -95,7 +102,8 @@ def chapter_slides(path, figures):
                 data = base64.b64decode(png)
                 name = f"fig-{hashlib.sha256(data).hexdigest()[:16]}.png"
                 figures[name] = data
-                alt = f"Figure of the chapter {title}, section {section or title}"
+                alt = cell["metadata"].get("mystnb", {}).get("image", {}).get("alt") \
+                    or f"Figure of the chapter {title}, section {plain(section or title)}"
                 out.append(f"## {section or title}\n\n```{{image}} /{name}\n:alt: {alt}\n```\n")
     return title, out
 
