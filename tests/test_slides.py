@@ -95,6 +95,27 @@ def test_outlines_that_name_no_deck_or_material_are_refused(tmp_path, outlines, 
         slides.write_sources(project(tmp_path, outlines, bank), tmp_path / "src")
 
 
+def test_slides_are_not_built_over_a_folder_of_something_else(tmp_path):
+    root = project(tmp_path, "## A\n\n" + MEETING)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "notes.txt").write_text("kept", encoding="utf-8")
+    with pytest.raises(ValueError, match="--out: expected a new folder or earlier slides"):
+        slides.build(root, tmp_path / "out")
+    assert (tmp_path / "out" / "notes.txt").read_text(encoding="utf-8") == "kept"
+
+
+@pytest.mark.book  # KaTeX from npm typesets the mathematics
+def test_a_rebuild_leaves_no_deck_of_a_renamed_meeting(tmp_path):
+    root = project(tmp_path, "## A\n\n" + MEETING)
+    slides.build(root, tmp_path / "out")
+    assert (tmp_path / "out" / "a" / "week-6-meeting-1.html").is_file()
+    (root / "instructor" / "lecture_outlines.md").write_text(
+        "## B\n\n" + MEETING.replace("meeting 1", "meeting 2"), encoding="utf-8")
+    slides.build(root, tmp_path / "out")
+    assert sorted(p.relative_to(tmp_path / "out").as_posix() for p in decks(tmp_path / "out")) \
+        == ["b/week-6-meeting-2.html"]
+
+
 @pytest.fixture(scope="module")
 def slides_server(built_slides):
     handler = functools.partial(QuietHandler, directory=str(built_slides))

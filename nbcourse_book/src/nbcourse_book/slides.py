@@ -21,7 +21,8 @@ BANK = Path("instructor") / "question_bank.yml"
 MEETING = re.compile(r"^### (Week (\d+), meeting (\d+): .+)$")
 FIELD = re.compile(r"^- \*\*([^*]+):\*\* ")
 FIELDS = ("Chapters", "Aims", "Plan", "At the board", "Explore", "Quiz", "Homework")
-EQUATION = re.compile(r"\$\$((?:(?!\$\$).)+)\$\$[ \t]*\([\w:-]+\)", re.S)  # a labelled display equation
+# a labelled display equation, ``$$ ... $$ (label)``
+EQUATION = re.compile(r"\$\$((?:(?!\$\$).)+)\$\$[ \t]*\([\w:-]+\)", re.S)
 CONF = """extensions = ["myst_parser", "sphinx_revealjs", "nbcourse_book.slides"]
 myst_enable_extensions = ["dollarmath", "amsmath"]
 html_math_renderer = "bookmath"
@@ -161,6 +162,10 @@ def build(root, out):
 
     src = root / "_build" / ".slides-src"  # never inside ``out``, which may be published
     write_sources(root, src)
+    if out.exists() and any(out.iterdir()):  # a deck of a meeting renamed since must go
+        if not (out / ".buildinfo").is_file():
+            raise ValueError(f"--out: expected a new folder or earlier slides, got {out}")
+        shutil.rmtree(out)
     code = build_main(["-b", "revealjs", "-W", "-q", "-d", str(src / ".doctrees"),
                        str(src), str(out)])
     if code:
