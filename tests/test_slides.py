@@ -125,15 +125,22 @@ def slides_server(built_slides):
     httpd.shutdown()
 
 
+def deck_titles(folder):
+    """``{(section heading, meeting heading): deck}`` from each built deck's title slide."""
+    titles = {}
+    for path in decks(folder):
+        first = BeautifulSoup(path.read_text("utf-8"), "html.parser").select_one(
+            ".reveal .slides > section")
+        title = (first.find("p").get_text(strip=True), first.find("h1").get_text())
+        titles[title] = path.relative_to(folder).with_suffix("").as_posix()
+    return titles
+
+
 def test_a_deck_for_every_meeting(built_slides):
     meetings = outline_meetings()
     assert len(meetings) >= 19, meetings  # Parts I-III: 9 + 6 + 4 meetings at least
-    titles = []
-    for path in decks(built_slides):
-        first = BeautifulSoup(path.read_text("utf-8"), "html.parser").select_one(
-            ".reveal .slides > section")
-        titles.append((first.find("p").get_text(strip=True), first.find("h1").get_text()))
-    assert sorted(titles) == sorted(meetings)
+    assert sorted(deck_titles(built_slides)) == sorted(meetings)
+    assert len(decks(built_slides)) == len(meetings)
 
 
 def test_the_course_plan_links_every_deck(built_slides):
@@ -168,10 +175,10 @@ def test_every_figure_has_alt_text_without_tex(built_slides):
     assert any(alt.startswith("Ternary heat map on a triangle") for alt in alts)
 
 
-@pytest.mark.parametrize("deck", [p.relative_to(ROOT / "_build" / "slides").with_suffix("")
-                                  .as_posix() for p in decks(ROOT / "_build" / "slides")]
-                         + ["index"])
-def test_every_slide_renders_offline(browser, slides_server, deck):
+@pytest.mark.parametrize("meeting", [*outline_meetings(), None],
+                         ids=lambda m: " / ".join(m) if m else "index")
+def test_every_slide_renders_offline(browser, built_slides, slides_server, meeting):
+    deck = deck_titles(built_slides)[meeting] if meeting else "index"
     visit = PageVisit(browser, slides_server, deck)
     try:
         page = visit.page
