@@ -36,7 +36,7 @@ def toc_files():
 def built_book():
     """The ``_build/html`` folder, built now if ``make book`` has not built it."""
     if not (HTML / "index.html").exists():
-        subprocess.run([sys.executable, "-m", "nbcourse_book.build"], cwd=ROOT,
+        subprocess.run([sys.executable, "-m", "nbcourse_book.build", "html"], cwd=ROOT,
                        check=True)
     return HTML
 
