@@ -6,18 +6,20 @@ STAMP  := $(VENV)/.installed
 HTML   := _build/html
 PDF    := _build/latex/nbcourse.pdf
 STUDENT := _build/student
+SLIDES := _build/slides
 STUDENT_BRANCH ?= student
 REMOTE ?= origin
 AXE    := tests/node_modules/axe-core/axe.min.js
 KATEX  := nbcourse_book/node_modules/katex/dist/katex.min.js
 
-.PHONY: help book pdf check test test-notebooks test-grader test-book test-cpus refresh bench \
+.PHONY: help book pdf slides check test test-notebooks test-grader test-book test-cpus refresh bench \
 	lint clean student student-branch push-student test-jupyterlab
 
 help:
 	@echo "make book     build the HTML book into $(HTML) (warnings are errors); BRANCH=student"
 	@echo "              makes every launch link open that branch (default: _config.yml's)"
 	@echo "make pdf      build the print edition $(PDF) with xelatex (TeX packages: README)"
+	@echo "make slides   a reveal.js deck per meeting of instructor/lecture_outlines.md into $(SLIDES)"
 	@echo "make test     every test below in one run, as CI does, with the 25 slowest listed"
 	@echo "make check    library, doctests and grading logic: what needs only Python (under a minute)"
 	@echo "make test-notebooks  nbval over every chapter, then with other processors emulated"
@@ -58,13 +60,19 @@ pdf: $(STAMP)
 	@test -s $(PDF) && echo "pdf: $(PDF)"
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
+# Lecture slides: sphinx-revealjs serves its own reveal.js; KaTeX typesets the mathematics
+# at build time, as in the book.  Published beside the book as slides/ (.github/workflows).
+slides: $(STAMP) $(KATEX)
+	$(PY) -m nbcourse_book.slides --out $(SLIDES)
+	@echo "slides: $(SLIDES)/index.html"
+
 # The tiers: each test needs Python and what its markers name (pyproject.toml).  `make test`
 # runs them all in one pytest run, the notebooks' nbval included, then the emulated processors.
 PYTEST := $(PY) -m pytest -n auto --dist loadfile
 NBVAL := --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg
 BEYOND_PYTHON := sandbox or notebooks or browser or book or tex or network or cluster or slow
 
-test: book $(AXE)
+test: book slides $(AXE)
 	$(PYTEST) --durations=25 $(NBVAL) nbcourse nbcourse_book/src tests book
 	$(MAKE) --no-print-directory test-cpus
 
@@ -79,7 +87,7 @@ test-notebooks: $(STAMP)
 test-grader: $(STAMP)
 	$(PYTEST) -m "sandbox or cluster"
 
-test-book: book $(AXE)
+test-book: book slides $(AXE)
 	$(PYTEST) -m "(browser or book or tex or network) and not (sandbox or cluster or notebooks)"
 
 # nbval over the whole book with other processors emulated (README: numbers in stored

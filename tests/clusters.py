@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -122,12 +123,12 @@ SlurmctldHost={host}(127.0.0.1)
 SlurmctldPort={ctld_port}
 SlurmdPort={d_port}
 AuthType=auth/munge
-AuthInfo=socket={tmp}/munge.socket
+AuthInfo=socket={sockets}/munge.socket
 CredType=cred/munge
 SlurmUser=root
 SlurmdUser=root
 StateSaveLocation={tmp}/state
-SlurmdSpoolDir={tmp}/spool
+SlurmdSpoolDir={sockets}/spool
 SlurmctldPidFile={tmp}/slurmctld.pid
 SlurmdPidFile={tmp}/slurmd.pid
 SlurmctldLogFile={tmp}/logs/slurmctld-file.log
@@ -153,7 +154,11 @@ SLURM_TOOLS = ("munged", "mungekey", "slurmctld", "slurmd", "sbatch", "sinfo", "
 @contextlib.contextmanager
 def slurm_cluster(tmp):
     """A one-node Slurm cluster in the folder ``tmp``; yields the environment in which
-    ``sbatch`` and friends talk to it (``SLURM_CONF``)."""
+    ``sbatch`` and friends talk to it (``SLURM_CONF``).
+
+    munged's socket and slurmd's spool (where each job step binds a socket named
+    ``<node>_<job>.<step>``) live in a short-named temporary folder, removed afterwards:
+    a socket's path is limited to 107 bytes, which a test's own folder can exceed."""
     missing = [t for t in SLURM_TOOLS if not shutil.which(t, path=os.environ.get("PATH", "")
                                                           + ":/usr/sbin:/sbin")]
     if missing:
@@ -162,24 +167,27 @@ def slurm_cluster(tmp):
     if os.geteuid() != 0:
         unavailable("the one-node Slurm cluster runs its daemons as root")
     tmp = Path(tmp)
-    for sub in ("state", "spool", "logs"):
+    for sub in ("state", "logs"):
         (tmp / sub).mkdir(parents=True, exist_ok=True)
-    os.chmod(tmp, 0o711)  # munged's socket folder must be searchable
+    sockets = Path(tempfile.mkdtemp(prefix="nbslurm-", dir="/tmp"))
+    (sockets / "spool").mkdir()
+    os.chmod(tmp, 0o711)
+    os.chmod(sockets, 0o711)  # munged's socket folder must be searchable
     sbin = "/usr/sbin:/sbin:"
     env = {**os.environ, "SLURM_CONF": str(tmp / "slurm.conf"),
            "PATH": sbin + os.environ.get("PATH", "/usr/bin:/bin")}
     subprocess.run(["mungekey", "--create", f"--keyfile={tmp}/munge.key"], check=True, env=env)
     os.chmod(tmp / "munge.key", 0o600)
-    conf = SLURM_CONF.format(host=socket.gethostname().split(".")[0], tmp=tmp,
+    conf = SLURM_CONF.format(host=socket.gethostname().split(".")[0], tmp=tmp, sockets=sockets,
                              ctld_port=free_port(), d_port=free_port())
     (tmp / "slurm.conf").write_text(conf, encoding="utf-8")
     procs = Processes(tmp / "logs")
     try:
         procs.start("munged", ["munged", "--foreground", "--force", f"--key-file={tmp}/munge.key",
-                               f"--socket={tmp}/munge.socket", f"--pid-file={tmp}/munged.pid",
+                               f"--socket={sockets}/munge.socket", f"--pid-file={tmp}/munged.pid",
                                f"--log-file={tmp}/logs/munged-file.log",
                                f"--seed-file={tmp}/munged.seed"], env=env)
-        wait_for("munged's socket", lambda: (tmp / "munge.socket").exists(), 60)
+        wait_for("munged's socket", lambda: (sockets / "munge.socket").exists(), 60)
         procs.start("slurmctld", ["slurmctld", "-D", "-f", str(tmp / "slurm.conf")], env=env)
         procs.start("slurmd", ["slurmd", "-D", "-N", "nbcourse-node", "-f",
                                str(tmp / "slurm.conf")], env=env)
@@ -201,6 +209,7 @@ def slurm_cluster(tmp):
             wait_for("cancelled Slurm jobs to end", lambda: not subprocess.run(
                 ["squeue", "-h"], env=env, capture_output=True, text=True).stdout.strip(), 60)
         procs.stop()
+        shutil.rmtree(sockets, ignore_errors=True)
 
 
 def job_state(env, job):
@@ -214,9 +223,22 @@ FINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEM
          "PREEMPTED", "BOOT_FAIL", "DEADLINE"}
 
 
-def wait_for_job(env, job, timeout=1800.0):
-    """Wait until every task of ``job`` has ended; return their states."""
+def job_restarts(env):
+    """The largest number of times a task of any job was started again after failing to
+    launch (a job that waits on another shows no restarts of its own)."""
+    out = subprocess.run(["scontrol", "-o", "show", "job"], env=env,
+                         capture_output=True, text=True).stdout
+    return max(map(int, re.findall(r"\bRestarts=(\d+)", out)), default=0)
+
+
+def wait_for_job(env, job, timeout=1800.0, restarts=3):
+    """Wait until every task of ``job`` has ended; return their states.  A task of any job
+    that Slurm had to start again more than ``restarts`` times fails the test at once: the
+    node cannot run it, and waiting longer shows nothing more."""
     def ended():
+        if job_restarts(env) > restarts:
+            pytest.fail(f"waiting for Slurm job {job}: a task was requeued more than "
+                        f"{restarts} times (slurmd's log below says why)")
         states = job_state(env, job)
         return states if states and states <= FINAL else None
 

@@ -36,9 +36,20 @@ def toc_files():
 def built_book():
     """The ``_build/html`` folder, built now if ``make book`` has not built it."""
     if not (HTML / "index.html").exists():
-        subprocess.run([sys.executable, "-m", "nbcourse_book.build"], cwd=ROOT,
+        subprocess.run([sys.executable, "-m", "nbcourse_book.build", "html"], cwd=ROOT,
                        check=True)
     return HTML
+
+
+SLIDES = ROOT / "_build" / "slides"
+
+
+@pytest.fixture(scope="session")
+def built_slides():
+    """The ``_build/slides`` folder, built now if ``make slides`` has not built it."""
+    if not (SLIDES / "index.html").exists():
+        subprocess.run([sys.executable, "-m", "nbcourse_book.slides"], cwd=ROOT, check=True)
+    return SLIDES
 
 
 CHROMIUM = Path(os.environ.get("NBCOURSE_CHROMIUM", "/usr/bin/chromium"))
@@ -108,7 +119,7 @@ def pytest_terminal_summary(terminalreporter):
 
 # The fixtures that need more than Python, and the marker (pyproject.toml) each gives every test
 # that uses it, directly or through another fixture: the tiers of the Makefile select on these.
-NEEDS = {"built_book": "book", "tree": "book", "level": "sandbox", "normal_user": "sandbox",
+NEEDS = {"built_book": "book", "built_slides": "book", "tree": "book", "level": "sandbox", "normal_user": "sandbox",
          "browser": "browser", "lab": "browser", "pdf": "tex", "latex_dir": "tex",
          "executed_notebook": "notebooks", "live_notebook": "notebooks"}
 

@@ -70,13 +70,15 @@ def test_the_workflows_run_the_targets_the_docs_give():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     docs = "".join(p.read_text(encoding="utf-8")
                    for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
-    for target in ("book", "pdf", "push-student"):
+    for target in ("book", "pdf", "push-student", "slides"):
         assert re.search(rf"^{target}:", makefile, re.M), target
         assert f"make {target}" in docs, target
     book, student = workflow("book.yml"), workflow("student.yml")
     release, ci = workflow("release.yml"), workflow("ci.yml")
     assert re.search(r"^\s*make book BRANCH=student$", runs(book), re.M)  # students' links
     assert re.search(r"^\s*make pdf BRANCH=student$", runs(book), re.M)
+    assert re.search(r"^\s*make slides\n\s*cp -r _build/slides _build/html/slides$", runs(book),
+                     re.M)
     assert uses(book) == ["actions/checkout", "actions/configure-pages",
                           "actions/upload-pages-artifact", "actions/deploy-pages"]
     upload = next(s for s in steps(book) if s.get("uses", "").startswith(

@@ -1,0 +1,187 @@
+"""Lecture slides: one reveal.js deck per meeting of ``instructor/lecture_outlines.md``, made
+of the outline and of its chapters' own labelled equations and stored figures, built by
+sphinx-revealjs (which serves its own reveal.js) with the mathematics typeset by KaTeX at
+build time, as in the book (``mathml``).  ``python -m nbcourse_book.slides [--out DIR]``."""
+
+import argparse
+import base64
+import hashlib
+import json
+import re
+import shutil
+from pathlib import Path
+
+import yaml
+
+from . import mathml
+from .pages import tex_to_text
+
+OUTLINES = Path("instructor") / "lecture_outlines.md"
+BANK = Path("instructor") / "question_bank.yml"
+MEETING = re.compile(r"^### (Week (\d+), meeting (\d+): .+)$")
+FIELD = re.compile(r"^- \*\*([^*]+):\*\* ")
+FIELDS = ("Chapters", "Aims", "Plan", "At the board", "Explore", "Quiz", "Homework")
+# a labelled display equation, ``$$ ... $$ (label)``
+EQUATION = re.compile(r"\$\$((?:(?!\$\$).)+)\$\$[ \t]*\([\w:-]+\)", re.S)
+CONF = """extensions = ["myst_parser", "sphinx_revealjs", "nbcourse_book.slides"]
+myst_enable_extensions = ["dollarmath", "amsmath"]
+html_math_renderer = "bookmath"
+html_copy_source = False
+revealjs_style_theme = "white"
+revealjs_script_conf = {"hash": True, "width": 1280, "height": 800}
+revealjs_static_path = ["_static"]
+revealjs_css_files = ["slides.css"]
+"""
+CSS = """.reveal { font-size: 30px; }
+.reveal h1, .reveal h2 { text-transform: none; }
+.reveal h2 { font-size: 1.6em; }
+.reveal section img { max-width: 100%; max-height: 620px; width: auto; height: auto; }
+.reveal .katex-display { margin: 0.4em 0; }
+"""
+EQUATIONS_PER_SLIDE = 3
+
+
+def meetings(text):
+    """The meetings of the outlines: (section heading, meeting heading, deck name, fields)."""
+    found, section = [], ""
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        elif match := MEETING.match(line):
+            slug = re.sub(r"\W+", "-", section.split(",")[0].removesuffix(" schedule").lower())
+            found.append((section, match[1], f"{slug}/week-{match[2]}-meeting-{match[3]}", {}))
+            if not slug.strip("-"):
+                raise ValueError(f"outlines: expected a '## ' section heading before "
+                                 f"{line!r}, got {section!r}")
+        elif found and (field := FIELD.match(line)):
+            found[-1][3][field[1]] = line[field.end():].strip()
+        elif found and line.startswith("  ") and found[-1][3]:
+            last = list(found[-1][3])[-1]
+            found[-1][3][last] += " " + line.strip()
+    names = [m[2] for m in found]
+    for section, title, name, fields in found:
+        if names.count(name) > 1:
+            raise ValueError(f"outlines: expected one meeting per deck name, got "
+                             f"{names.count(name)} named {name!r}")
+        if missing := [f for f in FIELDS if not fields.get(f)]:
+            raise ValueError(f"outlines: expected the fields {', '.join(FIELDS)} in "
+                             f"{section} / {title}, missing {', '.join(missing)}")
+    return found
+
+
+def plain(text):
+    """``text`` with its inline mathematics in plain Unicode, for alt text."""
+    return re.sub(r"\$([^$]+)\$",
+                  lambda m: tex_to_text(re.sub(r"\\(boldsymbol|mathbf)\b", "", m[1])), text)
+
+
+def chapter_slides(path, figures):
+    """The slides of one chapter: per section, its labelled equations, then each figure."""
+    if path.with_suffix(".ipynb").is_file():
+        cells = json.loads(path.with_suffix(".ipynb").read_text(encoding="utf-8"))["cells"]
+    elif path.with_suffix(".md").is_file():
+        cells = [{"cell_type": "markdown", "source": path.with_suffix(".md").read_text("utf-8")}]
+    else:
+        raise ValueError(f"outlines: expected a chapter {path}.ipynb or .md, found neither")
+    title, section, out = "", "", []
+    for cell in cells:
+        source = "".join(cell["source"])
+        pieces = re.split(r"^(#{1,2}) (.+)$", source if cell["cell_type"] == "markdown"
+                          else "", flags=re.M)  # text, then (level, heading, text) each
+        parts = zip(pieces[1::3], pieces[2::3], pieces[3::3], strict=True)
+        for level, heading, text in [("", "", pieces[0]), *parts]:
+            if heading:
+                title, section = (heading, "") if level == "#" else (title, heading)
+            eqs = [eq.strip() for eq in EQUATION.findall(text)]
+            for first in range(0, len(eqs), EQUATIONS_PER_SLIDE):
+                body = "\n\n".join(f"$$\n{eq}\n$$"
+                                     for eq in eqs[first:first + EQUATIONS_PER_SLIDE])
+                out.append(f"## {section or title}\n\n{body}\n")
+        for output in cell.get("outputs", []):
+            png = output.get("data", {}).get("image/png")
+            if png:
+                data = base64.b64decode(png)
+                name = f"fig-{hashlib.sha256(data).hexdigest()[:16]}.png"
+                figures[name] = data
+                alt = cell["metadata"].get("mystnb", {}).get("image", {}).get("alt") \
+                    or f"Figure of the chapter {title}, section {plain(section or title)}"
+                out.append(f"## {section or title}\n\n```{{image}} /{name}\n:alt: {alt}\n```\n")
+    return title, out
+
+
+def deck(root, meeting, bank, figures):
+    """The MyST source of one meeting's deck."""
+    schedule, title, _, fields = meeting
+    chapters = re.findall(r"`([^`]+)`", fields["Chapters"])
+    parts = [f"---\norphan: true\n---\n# {title}\n\n{schedule}\n"]
+    parts.append(f"## Aims\n\n{fields['Aims']}\n")
+    plan = fields["Plan"].split("; ")
+    parts.append("## Plan\n\n" + "".join(f"- {step}\n" for step in plan))
+    for chapter in chapters:
+        name, slides = chapter_slides(root / chapter, figures)
+        parts.append(f"## {name}\n\nThe chapter `{chapter}` of the book.\n")
+        parts += slides
+    for head in ("At the board", "Explore"):
+        parts.append(f"## {head}\n\n{fields[head]}\n")
+    for qid in re.findall(r"[\w-]+", fields["Quiz"]):
+        if qid not in bank:
+            raise ValueError(f"outlines: {title}: expected quiz questions of {BANK}, "
+                             f"got {qid!r}")
+        parts.append(f"## Quiz: {qid}\n\n{bank[qid]}\n")
+    parts.append(f"## Homework\n\n{fields['Homework']}\n")
+    return "\n".join(parts)
+
+
+def write_sources(root, src):
+    """Every deck's source, the figures and ``conf.py`` into ``src``; the deck names."""
+    bank = {q["id"]: q["question"] for q in yaml.safe_load((root / BANK).read_text("utf-8"))}
+    found = meetings((root / OUTLINES).read_text(encoding="utf-8"))
+    if not found:
+        raise ValueError(f"outlines: expected '### Week N, meeting M: ...' headings in "
+                         f"{root / OUTLINES}, found none")
+    shutil.rmtree(src, ignore_errors=True)
+    figures, index = {}, ["# Lecture slides\n\nOne deck per meeting of the lecture outlines.\n"]
+    for meeting in found:
+        (src / meeting[2]).parent.mkdir(parents=True, exist_ok=True)
+        (src / f"{meeting[2]}.md").write_text(deck(root, meeting, bank, figures), "utf-8")
+        if f"## {meeting[0]}\n" not in index:
+            index.append(f"## {meeting[0]}\n")
+        index.append(f"- [{meeting[1]}]({meeting[2]}.md)")
+    for name, data in figures.items():
+        (src / name).write_bytes(data)
+    (src / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+    (src / "conf.py").write_text(CONF, encoding="utf-8")
+    (src / "_static").mkdir()
+    (src / "_static" / "slides.css").write_text(CSS, encoding="utf-8")
+    return [m[2] for m in found]
+
+
+def build(root, out):
+    """Build every deck into ``out`` (warnings are errors)."""
+    from sphinx.cmd.build import build_main
+
+    src = root / "_build" / ".slides-src"  # never inside ``out``, which may be published
+    write_sources(root, src)
+    if out.exists() and any(out.iterdir()):  # a deck of a meeting renamed since must go
+        if not (out / ".buildinfo").is_file():
+            raise ValueError(f"--out: expected a new folder or earlier slides, got {out}")
+        shutil.rmtree(out)
+    code = build_main(["-b", "revealjs", "-W", "-q", "-d", str(src / ".doctrees"),
+                       str(src), str(out)])
+    if code:
+        raise SystemExit(f"slides: the build of {src} into {out} failed")
+
+
+def setup(app):
+    """The Sphinx extension of the slides' own project (not the book's, whose handlers
+    ``nbcourse_book.setup`` orders): the book's MathML renderer."""
+    app.add_html_math_renderer(mathml.NAME, inline_renderers=(mathml.visit_math, None),
+                               block_renderers=(mathml.visit_displaymath, None))
+    app.connect("builder-inited", mathml.start_katex)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("_build") / "slides")
+    build(Path.cwd(), parser.parse_args().out)
