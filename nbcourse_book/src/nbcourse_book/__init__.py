@@ -63,3 +63,11 @@ def setup(app):
         app.add_post_transform(transform)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
+
+def setup_slides(app):
+    """The extension of the slides' own Sphinx project (:mod:`nbcourse_book.slides`): the
+    book's MathML renderer and the KaTeX it typesets with."""
+    app.add_html_math_renderer(mathml.NAME, inline_renderers=(mathml.visit_math, None),
+                               block_renderers=(mathml.visit_displaymath, None))
+    app.connect("builder-inited", mathml.start_katex, priority=LATE)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -9,11 +9,12 @@ import hashlib
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
 
-from . import mathml
 from .pages import tex_to_text
 
 OUTLINES = Path("instructor") / "lecture_outlines.md"
@@ -23,7 +24,7 @@ FIELD = re.compile(r"^- \*\*([^*]+):\*\* ")
 FIELDS = ("Chapters", "Aims", "Plan", "At the board", "Explore", "Quiz", "Homework")
 # a labelled display equation, ``$$ ... $$ (label)``
 EQUATION = re.compile(r"\$\$((?:(?!\$\$).)+)\$\$[ \t]*\([\w:-]+\)", re.S)
-CONF = """extensions = ["myst_parser", "sphinx_revealjs", "nbcourse_book.slides"]
+CONF = """extensions = ["myst_parser", "sphinx_revealjs"]
 myst_enable_extensions = ["dollarmath", "amsmath"]
 html_math_renderer = "bookmath"
 html_copy_source = False
@@ -31,6 +32,11 @@ revealjs_style_theme = "white"
 revealjs_script_conf = {"hash": True, "width": 1280, "height": 800}
 revealjs_static_path = ["_static"]
 revealjs_css_files = ["slides.css"]
+
+
+def setup(app):
+    from nbcourse_book import setup_slides
+    return setup_slides(app)
 """
 CSS = """.reveal { font-size: 30px; }
 .reveal h1, .reveal h2 { text-transform: none; }
@@ -157,28 +163,18 @@ def write_sources(root, src):
 
 
 def build(root, out):
-    """Build every deck into ``out`` (warnings are errors)."""
-    from sphinx.cmd.build import build_main
-
+    """Build every deck into ``out`` (warnings are errors), with Sphinx in a process of its
+    own, as the book is built: extensions keep state in their modules."""
     src = root / "_build" / ".slides-src"  # never inside ``out``, which may be published
     write_sources(root, src)
     if out.exists() and any(out.iterdir()):  # a deck of a meeting renamed since must go
         if not (out / ".buildinfo").is_file():
             raise ValueError(f"--out: expected a new folder or earlier slides, got {out}")
         shutil.rmtree(out)
-    code = build_main(["-b", "revealjs", "-W", "-q", "-d", str(src / ".doctrees"),
-                       str(src), str(out)])
+    code = subprocess.run([sys.executable, "-m", "sphinx", "-b", "revealjs", "-W", "-q",
+                           "-d", str(src / ".doctrees"), str(src), str(out)]).returncode
     if code:
         raise SystemExit(f"slides: the build of {src} into {out} failed")
-
-
-def setup(app):
-    """The Sphinx extension of the slides' own project (not the book's, whose handlers
-    ``nbcourse_book.setup`` orders): the book's MathML renderer."""
-    app.add_html_math_renderer(mathml.NAME, inline_renderers=(mathml.visit_math, None),
-                               block_renderers=(mathml.visit_displaymath, None))
-    app.connect("builder-inited", mathml.start_katex)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
 if __name__ == "__main__":
