@@ -52,6 +52,13 @@ MODULES = (
     "interact",
     "publish",
     "text",
+    "gaussian",
+    "discretisation",
+    "semi_naive",
+    "feature_selection",
+    "prior_shift",
+    "semi_supervised",
+    "decisions",
 )
 
 #: Subpackages reachable as attributes (``nbcourse.plots``) without re-exporting their names.

@@ -15,6 +15,9 @@
   negative) pairs a score orders rightly, ties and orders wrongly;
 * :func:`precision_recall_curve`, :func:`average_precision`: precision against recall,
   the curve to read when positives are rare (Davis & Goadrich 2006; Saito & Rehmsmeier 2015);
+* :func:`confusion_matrix` and :func:`class_scores`: with several classes, the table of true
+  against predicted classes and each class's precision, recall and F1 with their macro and
+  micro averages (Manning, Raghavan & Schütze 2008, §13.6; Sokolova & Lapalme 2009);
 * :func:`holm`: p-values of several tests adjusted for their number (Holm 1979).
 
 The curves take binary labels (1 or True marks the positive class) and a real score (a
@@ -32,10 +35,13 @@ import numpy as np
 from ._validation import _describe, as_real_array, check_int, check_positive
 
 __all__ = [
+    "ClassScores",
     "McNemar",
     "RankingPairs",
     "TInterval",
     "average_precision",
+    "class_scores",
+    "confusion_matrix",
     "copies_boundary",
     "copies_disagreement",
     "disagreement_table",
@@ -492,6 +498,138 @@ def average_precision(y, score) -> float:
     return float(-np.sum(np.diff(recall) * precision[:-1]))
 
 
+# ------------------------------------------------------- several classes
+def _check_class_labels(y, pred, labels):
+    """True and predicted labels as arrays, and the class labels in order."""
+    y = _check_labels_1d(y, "y")
+    pred = _check_labels_1d(pred, "pred")
+    if pred.shape != y.shape:
+        raise ValueError(f"pred must have one label per entry of y ({y.size}), got {pred.size}")
+    if labels is None:
+        labels = np.unique(np.concatenate([y, pred]))
+    else:
+        labels = _check_labels_1d(labels, "labels")
+        if np.unique(labels).size != labels.size:
+            raise ValueError(f"labels must be distinct, got {_describe(labels)}")
+        unknown = np.setdiff1d(np.concatenate([y, pred]), labels)
+        if unknown.size:
+            raise ValueError(f"labels must include every label of y and pred; "
+                             f"missing {_describe(unknown)}")
+    return y, pred, labels
+
+
+def confusion_matrix(y, pred, labels=None) -> np.ndarray:
+    """Counts of the cases of each true class (rows) given each predicted class (columns).
+
+    ``M[i, j]`` is the number of cases of class ``labels[i]`` predicted as ``labels[j]``: the
+    diagonal holds the right decisions, row ``i`` sums to the number of cases of class ``i``
+    and column ``j`` to the number of predictions of class ``j``.  The layout of
+    ``sklearn.metrics.confusion_matrix``.
+
+    Parameters
+    ----------
+    y, pred : array_like, shape (N,)
+        True and predicted labels.
+    labels : array_like or None, default None
+        The classes, in the order of the rows and columns; ``None`` takes the sorted labels
+        that occur in ``y`` or ``pred``.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (C, C)
+
+    Examples
+    --------
+    >>> confusion_matrix(["a", "a", "b", "c", "c"], ["a", "b", "b", "c", "a"])
+    array([[1, 1, 0],
+           [0, 1, 0],
+           [1, 0, 1]])
+    """
+    y, pred, labels = _check_class_labels(y, pred, labels)
+    sorter = np.argsort(labels)
+    rows = sorter[np.searchsorted(labels, y, sorter=sorter)]      # position of y in labels
+    cols = sorter[np.searchsorted(labels, pred, sorter=sorter)]
+    C = labels.size
+    return np.bincount(rows * C + cols, minlength=C * C).reshape(C, C).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class ClassScores:
+    """Precision, recall and F1 of each class and their averages (see :func:`class_scores`).
+
+    Attributes
+    ----------
+    labels : numpy.ndarray, shape (C,)
+    precision, recall, f1 : numpy.ndarray, shape (C,)
+        Per class; a class never predicted has precision 0, a class with no case recall 0.
+    support : numpy.ndarray of int64, shape (C,)
+        Cases of each class.
+    macro : dict
+        ``{"precision", "recall", "f1"}``: the unweighted means over the classes.
+    micro : dict
+        ``{"precision", "recall", "f1"}`` from the decisions pooled over the classes; each is
+        the accuracy when every case has one label and one prediction.
+    """
+
+    labels: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    f1: np.ndarray
+    support: np.ndarray
+    macro: dict
+    micro: dict
+
+
+def _ratio(num, den):
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+
+def class_scores(y, pred, labels=None) -> ClassScores:
+    """Per-class precision, recall and F1, with their macro and micro averages.
+
+    For class ``c`` with ``TP_c`` cases of ``c`` predicted as ``c``, ``FP_c`` cases of other
+    classes predicted as ``c`` and ``FN_c`` cases of ``c`` predicted as another class:
+    ``precision_c = TP_c / (TP_c + FP_c)``, ``recall_c = TP_c / (TP_c + FN_c)`` and
+    ``F1_c = 2 TP_c / (2 TP_c + FP_c + FN_c)``, the harmonic mean of the two.  The *macro*
+    average gives every class the same weight; the *micro* average pools the counts of all
+    classes before dividing, so it weights every case alike (Manning, Raghavan & Schütze 2008,
+    §13.6; Sokolova & Lapalme 2009).  The macro F1 is the mean of the classes' F1, as in
+    ``sklearn.metrics.f1_score(average="macro")``, not the F1 of the macro precision and recall;
+    the macro recall is the *balanced accuracy*.  A ratio whose denominator is 0 is 0, as
+    scikit-learn's ``zero_division=0``.
+
+    Parameters
+    ----------
+    y, pred : array_like, shape (N,)
+    labels : array_like or None, default None
+        As in :func:`confusion_matrix`.
+
+    Returns
+    -------
+    ClassScores
+
+    Examples
+    --------
+    >>> s = class_scores(["a", "a", "b", "c", "c"], ["a", "b", "b", "c", "a"])
+    >>> s.precision.round(3).tolist(), s.recall.round(3).tolist()
+    ([0.5, 0.5, 1.0], [0.5, 1.0, 0.5])
+    >>> round(s.macro["f1"], 4), s.micro["f1"]
+    (0.6111, 0.6)
+    """
+    y, pred, labels = _check_class_labels(y, pred, labels)
+    M = confusion_matrix(y, pred, labels)
+    tp = np.diag(M).astype(float)
+    fp, fn = M.sum(axis=0) - tp, M.sum(axis=1) - tp
+    precision, recall, f1 = _ratio(tp, tp + fp), _ratio(tp, tp + fn), _ratio(2 * tp,
+                                                                          2 * tp + fp + fn)
+    macro = {"precision": float(precision.mean()), "recall": float(recall.mean()),
+             "f1": float(f1.mean())}
+    TP, FP, FN = tp.sum(), fp.sum(), fn.sum()
+    micro = {"precision": float(_ratio(TP, TP + FP)), "recall": float(_ratio(TP, TP + FN)),
+             "f1": float(_ratio(2 * TP, 2 * TP + FP + FN))}
+    return ClassScores(labels, precision, recall, f1, M.sum(axis=1).astype(np.int64), macro,
+                       micro)
 # ------------------------------------------------------------- multiplicity
 def holm(p_values) -> np.ndarray:
     """P-values adjusted for the number of tests by Holm's step-down method (Holm 1979).

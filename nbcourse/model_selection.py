@@ -8,7 +8,10 @@ the smoothing constant chosen by out-of-fold scores.
   :func:`out_of_fold_proba` fits any other classifier on given folds, and
   :func:`fold_log_loss` scores out-of-fold probabilities fold by fold;
 * :func:`cross_validate_alpha`: out-of-fold log loss, accuracy and calibration of the
-  categorical and the PoB model over a grid of ``α`` (:class:`SmoothingPath`).
+  categorical and the PoB model over a grid of ``α`` (:class:`SmoothingPath`);
+* :func:`compare_by_folds`: any classifiers fitted on the same folds, scored fold by fold in
+  log loss and error rate, each against a baseline with the corrected t-interval of Nadeau &
+  Bengio (2003) (:class:`FoldComparison`).
 
 The scores come from :mod:`nbcourse.calibration`, the models from :mod:`nbcourse.naive_bayes`.
 """
@@ -34,7 +37,10 @@ from .naive_bayes import CategoricalNB, ProductOfBernoullisNB
 
 __all__ = [
     "CrossValidation",
+    "FoldComparison",
     "SmoothingPath",
+    "VERDICTS",
+    "compare_by_folds",
     "cross_validate_alpha",
     "cross_validate_models",
     "fold_log_loss",
@@ -390,3 +396,153 @@ def cross_validate_alpha(X, y, alphas, *, n_splits=10, seed=0, n_bins=10) -> Smo
                          for key in ("log_loss", "accuracy", "ece", "mean_confidence")}
         folds[model] = np.array([run.fold_log_loss(model) for run in runs])
     return SmoothingPath(grid, scores, folds)
+
+
+# ------------------------------------------------------------------ several models, one baseline
+#: The verdicts of :meth:`FoldComparison.verdict`: the model's score is lower (better) than the
+#: baseline's, the interval of the difference contains 0, or it is higher.
+VERDICTS = ("beats", "ties with", "loses to")
+
+
+@dataclass(frozen=True)
+class FoldComparison:
+    """Classifiers scored on the same folds (see :func:`compare_by_folds`).
+
+    Attributes
+    ----------
+    names : tuple of str
+        The models, in the order given; ``baseline`` is one of them.
+    baseline : str
+    y : numpy.ndarray of int64, shape (N,)
+        Class codes.
+    fold : numpy.ndarray of int64, shape (N,)
+        The fold in which each row was held out.
+    proba : dict of str to numpy.ndarray, shape (N, C)
+        Out-of-fold probabilities of each model.
+    log_loss, error : dict of str to numpy.ndarray, shape (K,)
+        Each model's log loss and error rate (maximum a posteriori class) on each fold.
+    n_train, n_test : int
+        Rows per training and test set (a fold's mean size, rounded): the sizes of the
+        correction of Nadeau & Bengio (2003).
+    """
+
+    names: tuple
+    baseline: str
+    y: np.ndarray = field(repr=False)
+    fold: np.ndarray = field(repr=False)
+    proba: dict = field(repr=False)
+    log_loss: dict = field(repr=False)
+    error: dict = field(repr=False)
+    n_train: int
+    n_test: int
+
+    def _scores(self, score):
+        if score not in ("log_loss", "error"):
+            raise ValueError(f"score must be 'log_loss' or 'error', got {score!r}")
+        return getattr(self, score)
+
+    def _name(self, name):
+        if name not in self.names:
+            raise ValueError(f"name must be one of {self.names}, got {name!r}")
+        return name
+
+    def interval(self, name, score="log_loss", confidence=0.95):
+        """The corrected t-interval of ``name``'s score minus the baseline's, over the folds.
+
+        Returns
+        -------
+        nbcourse.evaluation.TInterval
+        """
+        from .evaluation import fold_t_interval
+
+        scores = self._scores(score)
+        d = scores[self._name(name)] - scores[self.baseline]
+        return fold_t_interval(d, n_train=self.n_train, n_test=self.n_test, confidence=confidence)
+
+    def verdict(self, name, score="log_loss", confidence=0.95) -> str:
+        """``"beats"`` when the interval of :meth:`interval` lies below 0 (a lower score is
+        better), ``"loses to"`` when it lies above, ``"ties with"`` when it contains 0."""
+        from .publish import verdict
+
+        return verdict(self.interval(name, score, confidence), VERDICTS)
+
+    def table(self, confidence=0.95):
+        """One row per model: mean fold log loss and error, and for every model but the baseline
+        the interval of each difference and its verdict.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+
+        rows = {}
+        for name in self.names:
+            row = {"log loss": float(self.log_loss[name].mean()),
+                   "error": float(self.error[name].mean())}
+            if name != self.baseline:
+                for score, label in (("log_loss", "log loss"), ("error", "error")):
+                    iv = self.interval(name, score, confidence)
+                    row[f"{label} diff."] = iv.mean
+                    row[f"{label} low"], row[f"{label} high"] = iv.low, iv.high
+                    row[f"{label} verdict"] = self.verdict(name, score, confidence)
+            rows[name] = row
+        return pd.DataFrame(rows).T
+
+
+def compare_by_folds(estimators, X, y, *, baseline=None, n_splits=10, seed=0) -> FoldComparison:
+    """Fit every classifier on the same stratified folds and score it fold by fold.
+
+    Each model's out-of-fold probabilities come from :func:`out_of_fold_proba` on the folds of
+    :func:`stratified_folds`, so all models are scored on the same rows of each fold, and the
+    differences from the baseline are paired fold by fold, as the corrected interval of
+    :func:`nbcourse.evaluation.fold_t_interval` requires.
+
+    Parameters
+    ----------
+    estimators : dict of str to scikit-learn classifier
+        Unfitted models (a pipeline works too), each fitted to ``X`` as given.
+    X : array_like, shape (N, d)
+    y : array_like of int, shape (N,)
+        Class codes ``0..C-1``.
+    baseline : str or None, default None
+        The model the others are compared with; ``None`` takes the first.
+    n_splits : int, default 10
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+
+    Returns
+    -------
+    FoldComparison
+
+    Examples
+    --------
+    >>> from nbcourse.datasets import titanic
+    >>> from nbcourse.naive_bayes import CategoricalNB, FullJointNB
+    >>> X, y = titanic().to_rows(target="Survived")
+    >>> cmp = compare_by_folds({"naive Bayes": CategoricalNB(), "full joint": FullJointNB()},
+    ...                        X, y, n_splits=5)
+    >>> cmp.verdict("full joint", "log_loss")
+    'beats'
+    """
+    if not isinstance(estimators, dict) or len(estimators) < 2:
+        raise ValueError(f"estimators must be a dict of at least two named classifiers, "
+                         f"got {type(estimators).__name__} of length "
+                         f"{len(estimators) if hasattr(estimators, '__len__') else '?'}")
+    names = tuple(estimators)
+    if not all(isinstance(n, str) for n in names):
+        raise ValueError(f"estimators must be named by strings, got {names!r}")
+    baseline = names[0] if baseline is None else baseline
+    if baseline not in names:
+        raise ValueError(f"baseline must be one of {names}, got {baseline!r}")
+    labels = check_codes(y, "y", ndim=1)
+    fold = stratified_folds(labels, n_splits, seed=seed)
+    n_splits = int(fold.max()) + 1
+    proba, losses, errors = {}, {}, {}
+    for name, estimator in estimators.items():
+        proba[name] = out_of_fold_proba(estimator, X, labels, fold)
+        losses[name] = fold_log_loss(labels, proba[name], fold)
+        wrong = proba[name].argmax(axis=1) != labels
+        errors[name] = np.array([wrong[fold == k].mean() for k in range(n_splits)])
+    n_test = int(round(labels.size / n_splits))
+    return FoldComparison(names, baseline, labels, fold, proba, losses, errors,
+                          labels.size - n_test, n_test)

@@ -37,13 +37,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import _describe, as_real_array, check_int
-from .naive_bayes import NaiveBayes, _refuse_negative
+from .feature_selection import mutual_information
+from .naive_bayes import NaiveBayes, _as_table, _refuse_negative
 from .smoothing import log_lidstone
 
-__all__ = ["TOKEN_PATTERN", "MultinomialNB", "build_vocabulary", "count_matrix",
-           "presence_mutual_information", "tokenize"]
+__all__ = ["TOKEN_PATTERN", "ComplementNB", "MultinomialNB", "RennieTransformer", "build_vocabulary",
+           "count_matrix", "presence_mutual_information", "tokenize"]
 
 #: A word: letters a-z, with inner apostrophes kept (``elizabeth's``, ``don't``).
 TOKEN_PATTERN = re.compile(r"[a-z]+(?:'[a-z]+)*")
@@ -182,22 +185,18 @@ def count_matrix(docs, vocabulary: Sequence[str]) -> np.ndarray:
 def presence_mutual_information(X, y) -> np.ndarray:
     """Mutual information, in nats, between the class and the presence of each word.
 
-    For word ``w`` with presence bit ``b = [X[:, w] > 0]`` and the empirical frequencies of
-    the training documents,
-
-    ``I(C; b) = sum_c sum_{b in {0, 1}} P(c, b) ln[P(c, b) / (P(c) P(b))]``,
-
-    with ``0 ln 0 = 0``.  McCallum & Nigam (1998) chose the vocabulary of both event
-    models by this quantity (the "average mutual information" of a word with the class),
-    keeping the words with the largest values.  It is zero for a word whose presence is
-    independent of the class in the training documents, and at most the entropy of the class.
+    ``I(C; b) = sum_c sum_{b in {0, 1}} P(c, b) ln[P(c, b) / (P(c) P(b))]`` for the presence bit
+    ``b = [X[:, w] > 0]`` of each word ``w``, with the empirical frequencies of the training
+    documents.  McCallum & Nigam (1998) chose the vocabulary of both event models by it.  The
+    name the text chapters use for :func:`nbcourse.feature_selection.mutual_information`, which
+    computes it (and documents it) for the library.
 
     Parameters
     ----------
     X : array_like of non-negative numbers, shape (N, V)
         Document-term counts (or presence bits), e.g. from :func:`count_matrix`.
     y : array_like, shape (N,)
-        Class labels (any values that ``numpy.unique`` can sort).
+        Class labels, at least two classes.
 
     Returns
     -------
@@ -209,25 +208,17 @@ def presence_mutual_information(X, y) -> np.ndarray:
     >>> presence_mutual_information(X, [0, 0, 1, 1]).round(4).tolist()
     [0.6931, 0.2158]
     """
-    counts = as_real_array(X, "X")
-    if counts.ndim != 2 or counts.shape[0] == 0 or not np.isfinite(counts).all() \
-            or (counts < 0).any():
-        raise ValueError(f"X must be a non-empty 2-d array of non-negative counts, "
-                         f"got {_describe(counts)}")
-    labels = np.asarray(y)
-    if labels.shape != (counts.shape[0],):
-        raise ValueError(f"y must have one label per row of X ({counts.shape[0]}), "
-                         f"got shape {labels.shape}")
-    _, codes = np.unique(labels, return_inverse=True)
-    Y = np.eye(codes.max() + 1)[codes]                        # (N, C) one-hot classes
-    present = (counts > 0).astype(float)
-    joint_on = Y.T @ present / counts.shape[0]                # P(c, b = 1), shape (C, V)
-    joint = np.stack([Y.mean(axis=0)[:, None] - joint_on, joint_on])   # (2, C, V)
-    expected = joint.sum(axis=1, keepdims=True) * joint.sum(axis=0, keepdims=True)
-    terms = np.zeros_like(joint)
-    np.log(joint, out=terms, where=joint > 0)
-    terms -= np.log(expected, out=np.zeros_like(expected), where=joint > 0)
-    return np.maximum((joint * terms).sum(axis=(0, 1)), 0.0)
+    return mutual_information(X, y)
+
+
+def _check_word_counts(X):
+    """``X`` as a float array of finite non-negative word counts (or weights)."""
+    X = as_real_array(X, "X")
+    if not np.isfinite(X).all():
+        idx = tuple(int(i) for i in np.argwhere(~np.isfinite(X))[0])
+        raise ValueError(f"X must contain finite word counts; entry {idx} is {X[idx].item()!r}")
+    _refuse_negative(X, "non-negative word counts", "counts")
+    return X
 
 
 class MultinomialNB(NaiveBayes):
@@ -296,12 +287,7 @@ class MultinomialNB(NaiveBayes):
         self.feature_log_prob_ = log_lidstone(self.feature_count_, alpha)
 
     def _check_entries(self, X, reset):
-        X = as_real_array(X, "X")
-        if not np.isfinite(X).all():
-            idx = tuple(int(i) for i in np.argwhere(~np.isfinite(X))[0])
-            raise ValueError(f"X must contain finite word counts; entry {idx} is {X[idx].item()!r}")
-        _refuse_negative(X, "non-negative word counts", "counts")
-        return X
+        return _check_word_counts(X)
 
     def _joint_log_likelihood(self, X):
         log_theta = self.feature_log_prob_
@@ -312,3 +298,186 @@ class MultinomialNB(NaiveBayes):
                 terms = np.where(X[:, None, :] > 0, X[:, None, :] * log_theta[None], 0.0)
             jll = terms.sum(axis=2)
         return jll + self.class_log_prior_
+
+
+class ComplementNB(NaiveBayes):
+    """Complement naive Bayes: each class scored by the word distribution of the *other*
+    classes (Rennie, Shih, Teevan & Karger 2003, §3.1).
+
+    For class ``c`` the multinomial parameters are estimated from the documents of every
+    class but ``c``, its complement ``c̃``:
+
+    ``θ̃_cw = (N_c̃w + α) / (N_c̃ + α V)``,  with ``N_c̃w = Σ_{c' ≠ c} N_c'w``
+
+    (Rennie et al. 2003, eq. 4), and a document with counts ``x_w`` goes to the class whose
+    complement explains it worst, the largest score ``-Σ_w x_w ln θ̃_cw``.  A class with few
+    training documents still has a complement estimated from many, which is why the
+    complement corrects the bias of :class:`MultinomialNB` towards the classes with the
+    most training text.  With ``norm=True`` each class's weights ``w_cw = ln θ̃_cw`` are divided
+    by ``Σ_w |w_cw|`` (their weight normalisation, §3.2), so that no class wins by the size of its
+    weights; the score is then ``-Σ_w x_w w_cw / Σ_w' |w_cw'|``.  As in their algorithm (Table 4)
+    the class prior is left out.  It agrees with scikit-learn's
+    ``ComplementNB(alpha=α, force_alpha=True, norm=norm)``.
+
+    The scores are not log probabilities: ``predict_proba`` normalises their exponentials, as
+    scikit-learn's does, and is a ranking of the classes, not a calibrated posterior.
+
+    ``X`` holds word counts or any non-negative weights, such as the output of
+    :class:`RennieTransformer`.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive smoothing of the complement counts, ``> 0`` (with ``alpha = 0`` a word seen in
+        one class only would get an infinite weight).
+    norm : bool, default False
+        Weight normalisation.
+
+    Attributes
+    ----------
+    classes_ : ndarray, shape (C,)
+    class_count_ : ndarray, shape (C,)
+    class_log_prior_ : ndarray, shape (C,)
+        Kept for the interface; the scores do not use it.
+    feature_count_ : ndarray, shape (C, V)
+        ``N_cw``.
+    feature_all_ : ndarray, shape (V,)
+        ``Σ_c N_cw``.
+    complement_log_prob_ : ndarray, shape (C, V)
+        ``ln θ̃_cw``.
+    feature_log_prob_ : ndarray, shape (C, V)
+        The weights of the score, ``score_c(x) = Σ_w x_w feature_log_prob_[c, w]``:
+        ``-ln θ̃_cw``, or ``-ln θ̃_cw / Σ_w' |ln θ̃_cw'|`` with ``norm=True`` (scikit-learn's
+        attribute of the same name).
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> X = [[3, 0, 1], [2, 1, 0], [0, 2, 2]]
+    >>> m = ComplementNB(alpha=1.0).fit(X, [0, 0, 1])
+    >>> np.exp(m.complement_log_prob_).round(3)       # class 0 read from class 1's document
+    array([[0.143, 0.429, 0.429],
+           [0.6  , 0.2  , 0.2  ]])
+    >>> m.predict([[0, 1, 1], [4, 0, 0]])
+    array([1, 0])
+    """
+
+    def __init__(self, alpha=1.0, norm=False):
+        self.alpha = alpha
+        self.norm = norm
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        return tags
+
+    def _count(self, X, Y):
+        """``feature_count_``: ``N_cw = Σ_i Y_ic x_iw``, and ``feature_all_ = Σ_c N_cw``."""
+        self.feature_count_ = Y.T @ X
+        self.feature_all_ = self.feature_count_.sum(axis=0)
+
+    def _update_feature_log_prob(self, alpha):
+        """``ln θ̃_cw`` from the complement counts ``N_c̃w = Σ_c' N_c'w - N_cw``, and the weights."""
+        if not isinstance(self.norm, bool | np.bool_):
+            raise TypeError(f"norm must be True or False, got {_describe(self.norm)}")
+        if alpha <= 0:
+            raise ValueError(f"alpha must be > 0 for ComplementNB (a word seen in one class only "
+                             f"would get an infinite weight), got {alpha!r}")
+        self.complement_log_prob_ = log_lidstone(self.feature_all_ - self.feature_count_, alpha)
+        weights = -self.complement_log_prob_
+        if self.norm:
+            weights = weights / np.abs(self.complement_log_prob_).sum(axis=1, keepdims=True)
+        self.feature_log_prob_ = weights
+
+    def _check_entries(self, X, reset):
+        return _check_word_counts(X)
+
+    def _joint_log_likelihood(self, X):
+        return X @ self.feature_log_prob_.T
+
+
+class RennieTransformer(TransformerMixin, BaseEstimator):
+    """The transforms of word counts of Rennie, Shih, Teevan & Karger (2003, §4).
+
+    Applied in this order to each document's counts ``f_w`` (their Table 4, steps 1-3):
+
+    1. ``tf``: ``f_w ← ln(1 + f_w)`` (their eq. 6 with ``d = 1``), which discounts the second
+       and later occurrences of a word, as the burstiness of words asks;
+    2. ``idf``: ``f_w ← f_w ln(N / N_w)``, with ``N`` the number of training documents and
+       ``N_w`` the number that contain ``w`` (eq. 7), which discounts words common to all
+       documents; a word in no training document is weighted as one in a single document;
+    3. ``length``: ``f_w ← f_w / sqrt(Σ_w' f_w'²)`` (eq. 8), so that every document has the
+       same Euclidean length and long documents do not dominate the counts; an empty document
+       stays zero.
+
+    ``fit`` learns the document frequencies ``N_w`` from the training documents; ``transform``
+    applies the chosen steps to any documents.  scikit-learn's ``TfidfTransformer`` differs in
+    two places: its sublinear tf is ``1 + ln f_w`` for ``f_w > 0`` and its idf is
+    ``ln(N / N_w) + 1``.
+
+    Parameters
+    ----------
+    tf, idf, length : bool, default True
+        Which of the three steps to apply.
+
+    Attributes
+    ----------
+    document_frequency_ : ndarray of int64, shape (V,)
+        ``N_w``.
+    idf_ : ndarray, shape (V,)
+        ``ln(N / max(N_w, 1))``.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> X = np.array([[2, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 3]])
+    >>> t = RennieTransformer().fit(X)
+    >>> t.idf_.round(3)                  # ln(4/2), ln(4/2), ln(4/3)
+    array([0.693, 0.693, 0.288])
+    >>> t.transform(X).round(3)
+    array([[0.967, 0.   , 0.253],
+           [0.   , 0.924, 0.383],
+           [0.707, 0.707, 0.   ],
+           [0.   , 0.   , 1.   ]])
+    """
+
+    def __init__(self, tf=True, idf=True, length=True):
+        self.tf = tf
+        self.idf = idf
+        self.length = length
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False
+        tags.input_tags.positive_only = True
+        return tags
+
+    def _check_counts(self, X, reset):
+        arr = _as_table(X, "X", self)
+        validate_data(self, X if hasattr(X, "columns") else arr, reset=reset,
+                      skip_check_array=True)
+        return _check_word_counts(arr)
+
+    def fit(self, X, y=None):
+        """Learn the document frequencies of the training documents ``X``, shape (N, V)."""
+        for name in ("tf", "idf", "length"):
+            if not isinstance(getattr(self, name), bool | np.bool_):
+                raise TypeError(f"{name} must be True or False, "
+                                f"got {_describe(getattr(self, name))}")
+        X = self._check_counts(X, reset=True)
+        self.document_frequency_ = (X > 0).sum(axis=0).astype(np.int64)
+        self.idf_ = np.log(X.shape[0]) - np.log(np.maximum(self.document_frequency_, 1))
+        return self
+
+    def transform(self, X):
+        """The transformed documents, shape (N, V), a new float array."""
+        check_is_fitted(self, msg="this %(name)s instance is not fitted yet; call fit(X) first")
+        X = self._check_counts(X, reset=False)
+        if self.tf:
+            X = np.log1p(X)
+        if self.idf:
+            X = X * self.idf_
+        if self.length:
+            norms = np.sqrt((X ** 2).sum(axis=1, keepdims=True))
+            X = np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
+        return np.array(X, dtype=np.float64)

@@ -48,3 +48,12 @@ def test_every_citation_has_an_entry():
 
 def test_the_bibliography_is_a_reading_list_of_at_least_thirty_works():
     assert len(set(_bib_keys())) >= 30
+
+
+def test_the_bibliography_parses_as_the_book_reads_it():
+    """pybtex, which sphinxcontrib-bibtex reads the file with, finds every entry: a missing brace
+    would swallow the next entry or stop the build."""
+    from pybtex.database import parse_string
+
+    entries = parse_string(BIB.read_text(encoding="utf-8"), "bibtex").entries
+    assert sorted(entries) == sorted(_bib_keys())

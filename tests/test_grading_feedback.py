@@ -242,7 +242,9 @@ def test_written_questions_are_found_in_every_assignment():
                      "01-discrete-features": ["q5", "q7"], "03-real-data": ["q2", "q5"],
                      "07-smoothing": ["q3"], "08-scikit-learn": ["q5"],
                      "09-recalibration": ["q6"], "10-text": ["q4"],
-                     "11-comparing": ["q5"], "12-missing-values": ["q5"]}
+                     "11-comparing": ["q5"], "12-missing-values": ["q5"],
+                     "13-continuous-features": ["q5"], "14-dependent-features": ["q5"],
+                     "15-text-in-practice": ["q5"], "16-priors-that-move": ["q5"]}
 
 
 def test_written_answers_by_cell_id_and_by_section(tmp_path):

@@ -27,8 +27,10 @@ ASSIGNMENTS = sorted(p for p in (ROOT / "exercises").iterdir() if p.is_dir())
 WITH_WRITTEN = [p for p in ASSIGNMENTS if written_questions(p)]
 BANK = ROOT / "instructor" / "question_bank.yml"
 OUTLINES = ROOT / "instructor" / "lecture_outlines.md"
-CHAPTERS = [d for d in toc_files() if d.startswith(("book/part1/", "book/part2/", "book/part3/"))]
+CHAPTERS = [d for d in toc_files()
+            if d.startswith(("book/part1/", "book/part2/", "book/part3/", "book/part4/"))]
 PART3 = {d for d in CHAPTERS if d.startswith("book/part3/")}  # the optional fourth week
+PART4 = {d for d in CHAPTERS if d.startswith("book/part4/")}  # the optional fifth week
 
 
 # --------------------------------------------------------------------------- rubrics
@@ -168,7 +170,7 @@ def test_the_bank_has_enough_questions_for_every_chapter():
     assert len(entries) >= 40
     ids = [e["id"] for e in entries]
     assert len(set(ids)) == len(ids), "question ids must be unique"
-    assert len(CHAPTERS) - len(PART3) == 13
+    assert len(CHAPTERS) - len(PART3) - len(PART4) == 13
     for e in entries:
         assert set(e) <= {"id", "chapter", "question", "answer", "values"}, e["id"]
         assert e["chapter"] in CHAPTERS, f"{e['id']}: no chapter {e['chapter']!r} in _toc.yml"
@@ -207,6 +209,23 @@ def _ece_one_bin():
 
 def _multinomial_like(counts, alpha):
     return list(nbcourse.lidstone(np.array(counts, dtype=float), alpha))
+
+
+def _word_in_30():
+    """120 documents, 60 per class; the word is in 30 of them, all of class 1."""
+    return np.r_[np.ones(30), np.zeros(90)][:, None], np.r_[np.ones(60), np.zeros(60)]
+
+
+def _three_classes_of_tokens():
+    """One row of token counts per class over 50 words: "navy" first, the other tokens second."""
+    X = np.zeros((3, 50))
+    X[:, 0], X[:, 1] = [10, 2, 0], [990, 498, 100]
+    return X
+
+
+def _macro_micro():
+    s = nbcourse.class_scores([0] * 90 + [1] * 10, [0] * 90 + [1] * 2 + [0] * 8)
+    return [s.micro["f1"], s.macro["f1"]]
 
 
 # Each numeric answer recomputed: nbcourse where it has the formula, by hand otherwise.
@@ -271,7 +290,50 @@ COMPUTED = {
     "p3c3-corrected-width": lambda: [math.sqrt((1 / 10 + 1 / 9) / (1 / 10))],
     "p3c4-marginal-posterior": lambda: [0.7 * 0.2 / (0.7 * 0.2 + 0.3 * 0.6)],
     "p3c4-available-cases": lambda: list(nbcourse.lidstone(np.array([5.0, 2.0, 1.0]), 1.0)),
+    "p4c1-quadratic-weights": lambda: [nbcourse.gaussian_discriminant([[2.0], [0.0]],
+                                                                      [[1.0], [4.0]])[0][0],
+                                       nbcourse.gaussian_discriminant([[2.0], [0.0]],
+                                                                      [[1.0], [4.0]])[1][0]],
+    "p4c1-shared-weights": lambda: _shared_weights(),
+    "p4c1-mdl": lambda: _mdl_threshold(),
+    "p4c2-cmi-copies": lambda: _cmi_copies(),
+    "p4c2-trees": lambda: [4 ** 2, 5 ** 3],
+    "p4c2-tan-parameters": lambda: [2 * (3 + 1 + 1), 2 * (3 + 4 * 1 + 4 * 1)],
+    "p4c2-likelihood-gain": lambda: [1000 * (0.02 + 0.05)],
+    "p4c3-mutual-information": lambda: [nbcourse.mutual_information(*_word_in_30())[0]],
+    "p4c3-g-and-chi2": lambda: [2 * 120 * nbcourse.mutual_information(*_word_in_30())[0],
+                                nbcourse.chi2_scores(*_word_in_30())[0]],
+    "p4c3-complement": lambda: [float(np.exp(nbcourse.ComplementNB(alpha=1.0).fit(
+        _three_classes_of_tokens(), [0, 1, 2]).complement_log_prob_[2, 0]))],
+    "p4c3-idf": lambda: [math.log(1000 / 10), math.log(1 + 3) * math.log(1000 / 10)],
+    "p4c4-threshold": lambda: [nbcourse.posterior_threshold([[0, 1], [4, 0]])],
+    "p4c4-adjust": lambda: [nbcourse.adjust_posteriors([[0.6, 0.4]], [0.5, 0.5], [0.2, 0.8])[0, 0]],
+    "p4c4-em-step": lambda: [nbcourse.em_priors([[0.8, 0.2], [0.6, 0.4], [0.3, 0.7]], [0.5, 0.5],
+                                                max_iter=1).priors[0]],
+    "p4c4-macro-micro": _macro_micro,
 }
+
+
+def _shared_weights():
+    _, w, w0 = nbcourse.gaussian_discriminant([[1.0], [5.0]], [0.8])
+    return [w[0], w0, -w0 / w[0]]
+
+
+def _mdl_threshold():
+    ent = nbcourse.class_entropy
+    delta = math.log2(3**2 - 2) - (2 * ent([10, 10]) - 2 * ent([8, 2]) - 2 * ent([2, 8]))
+    assert not nbcourse.mdl_accepts([10, 10], [8, 2], [2, 8])
+    assert nbcourse.mdl_accepts([30, 30], [24, 6], [6, 24])
+    return [ent([10, 10]) - ent([8, 2]), (math.log2(19) + delta) / 20, (math.log2(59) + delta) / 60]
+
+
+def _cmi_copies():
+    coin = [[0, 0], [1, 1]] * 2
+    copies = nbcourse.conditional_mutual_information(coin, [0, 0, 1, 1])[0, 1]
+    mixed = nbcourse.conditional_mutual_information(
+        [[0, 0], [1, 1], [0, 0], [1, 1], [0, 0], [0, 1], [1, 0], [1, 1]],
+        [0, 0, 0, 0, 1, 1, 1, 1])[0, 1]
+    return [copies, mixed]
 
 
 def _example3_all():
@@ -353,11 +415,14 @@ def outline_chapters(body):
     return set(re.findall(r"`(book/[\w/]+)`", outline_field(body, "Chapters")))
 
 
+ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4}
+
+
 def plan_chapters(text):
     """The documents a meeting of the course plan names: "Part II chapters 2 and 3", "the
     playground (chapter 4)", "the audit"."""
     docs, part = set(), None
-    pattern = (r"(?:Part (I{1,3}) )?chapters? (\d+(?:(?:, | and )\d+)*)"
+    pattern = (r"(?:Part (IV|I{1,3}) )?chapters? (\d+(?:(?:, | and )\d+)*)"
                r"|the playground \(chapter (\d+)\)|(audit)")
     for m in re.finditer(pattern, text):
         if m.group(4):
@@ -365,7 +430,7 @@ def plan_chapters(text):
             continue
         part = m.group(1) or part
         for n in re.findall(r"\d+", m.group(2) or m.group(3)):
-            prefix = f"book/part{len(part or 'I')}/{int(n):02d}_"
+            prefix = f"book/part{ROMAN[part]}/{int(n):02d}_"
             matched = [d for d in CHAPTERS if d.startswith(prefix)]
             assert len(matched) == 1, (text, prefix)
             docs.add(matched[0])
@@ -379,6 +444,9 @@ def test_plan_chapters_reads_the_schedule_phrases():
         "book/part2/02_q_minus_j", "book/part2/03_bounds", "book/appendix/audit"}
     assert plan_chapters("Part I chapter 3 and the playground (chapter 4).") == {
         "book/part1/03_generative_discriminative", "book/part1/04_explore_binary_discriminant"}
+    assert plan_chapters("Part IV chapter 2, when features depend.") == {
+        "book/part4/02_dependent_features"}
+    assert plan_chapters("Part III chapter 4, missing values.") == {"book/part3/04_missing_values"}
 
 
 @pytest.mark.parametrize("schedule", ["three-week", "two-week"])
@@ -404,32 +472,45 @@ def test_every_meeting_of_the_plan_has_an_outline_on_its_chapters(schedule):
 
 def test_each_schedule_covers_every_chapter_it_keeps():
     playgrounds = {"book/part1/04_explore_binary_discriminant", "book/part2/06_explore"}
-    for schedule, dropped in (("three-week", PART3), ("two-week", playgrounds | PART3)):
+    for schedule, dropped in (("three-week", PART3 | PART4),
+                              ("two-week", playgrounds | PART3 | PART4)):
         covered = set().union(*map(outline_chapters, outlines()[schedule].values()))
         assert covered >= set(CHAPTERS) - dropped, sorted(set(CHAPTERS) - dropped - covered)
         assert not covered & dropped, f"{schedule}: meets on what it leaves as reading"
 
 
-def test_part3_has_an_outline_for_each_chapter():
+@pytest.mark.parametrize("part, chapters", [("III", PART3), ("IV", PART4)])
+def test_each_optional_part_has_an_outline_for_each_chapter(part, chapters):
     plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
-    weeks = plan.split("## Part III, an optional continuation", 1)[1].split("\n## ", 1)[0]
+    title = f"## Part {part}, an optional continuation"
+    weeks = plan.split(title, 1)[1].split("\n## ", 1)[0]
     text = OUTLINES.read_text(encoding="utf-8")
-    section = text.split("## Part III, an optional continuation", 1)[1].split("\n## ", 1)[0]
-    bodies = re.split(r"^### Week \d, meeting \d:.*$", section, flags=re.M)[1:]
+    section = text.split(title, 1)[1].split("\n## ", 1)[0]
+    # the plan's meetings and the outlines' carry the same (week, meeting) numbers and chapters
+    planned = {}
+    for week, body in re.findall(r"^- \*\*Week (\d)[^*]*\*\*(.*?)(?=^- \*\*Week|\Z)", weeks,
+                                 re.S | re.M):
+        for n, meeting in re.findall(r"Meeting (\d): (.*?)(?=Meeting \d:|Due|\Z)", body, re.S):
+            planned[int(week), int(n)] = plan_chapters(meeting)
+    parts = re.split(r"^### Week (\d), meeting (\d):.*$", section, flags=re.M)
+    written = {(int(w), int(n)): body
+               for w, n, body in zip(parts[1::3], parts[2::3], parts[3::3], strict=True)}
+    assert list(written) == list(planned), (list(written), list(planned))
+    assert {k: outline_chapters(v) for k, v in written.items()} == planned
     ids = {e["id"]: e["chapter"] for e in bank()}
     covered = set()
-    for body in bodies:
-        chapters = outline_chapters(body)
-        covered |= chapters
+    for body in written.values():
+        outlined = outline_chapters(body)
+        covered |= outlined
         for label in ("Aims", "Plan", "At the board", "Explore"):
             assert len(outline_field(body, label).split()) >= 5, label
         quiz = outline_field(body, "Quiz").replace(",", " ").split()
-        assert len(quiz) >= 3 and all(ids.get(q) in chapters for q in quiz), quiz
+        assert len(quiz) >= 3 and all(ids.get(q) in outlined for q in quiz), quiz
         homework = re.findall(r"\b\d\d-[a-z-]*[a-z]", outline_field(body, "Homework"))
         assert homework and all((ROOT / "exercises" / a).is_dir() for a in homework), homework
         assert all(a in weeks for a in homework), homework
-    assert covered == PART3
-    assert len(re.findall(r"Part III chapter \d", weeks)) == len(PART3)
+    assert covered == chapters
+    assert len(re.findall(rf"Part {part} chapter \d", weeks)) == len(chapters)
 
 
 def schedule_weeks(section):
@@ -457,12 +538,18 @@ def chapters_each_assignment_needs():
 def schedule_problems(section, needs, met=None):
     """What is wrong with one schedule: a week of more than three meetings, or an assignment due
     before a meeting on a chapter it needs (``needs``: assignment -> chapters; ``met``: chapters
-    met before the schedule starts, with their week)."""
+    met before the schedule starts, with their week).  A week may appear in several entries (an
+    optional part that starts in the week another ends); its meetings are counted together."""
     met, problems, weeks = dict(met or {}), [], schedule_weeks(section)
+    meetings_in = {}
     for week, meetings, _ in weeks:
-        if not 1 <= len(meetings) <= 3:
-            problems.append(f"week {week} has {len(meetings)} meetings")
-        part = re.search(r"Part (I{1,3})\.", section.split(f"Week {week}", 1)[1]).group(1)
+        meetings_in[week] = meetings_in.get(week, 0) + len(meetings)
+    for week, count in meetings_in.items():
+        if not 1 <= count <= 3:
+            problems.append(f"week {week} has {count} meetings")
+    starts = [m.start() for m in re.finditer(r"^- \*\*Week \d", section, re.M)]
+    for start, (week, meetings, _) in zip(starts, weeks, strict=True):
+        part = re.search(r"Part (IV|I{1,3})\.", section[start:]).group(1)
         for text in meetings:
             for chapter in plan_chapters(text if text.startswith("Part") else f"Part {part} {text}"):
                 met.setdefault(chapter, week)
@@ -474,13 +561,23 @@ def schedule_problems(section, needs, met=None):
     return problems
 
 
+def optional_parts(plan):
+    """The sections of the course plan's optional parts, one after the other."""
+    return "\n".join(plan.split(f"## Part {part}, an optional continuation", 1)[1]
+                     .split("\n## ", 1)[0] for part in ("III", "IV"))
+
+
 @pytest.mark.parametrize("schedule", ["A three-week schedule", "A two-week schedule",
-                                      "Part III, an optional continuation"])
+                                      "optional parts"])
 def test_every_schedule_keeps_three_meetings_a_week_and_sets_work_after_its_chapters(schedule):
     plan = (ROOT / "book" / "course_plan.md").read_text(encoding="utf-8")
-    section = plan.split(f"## {schedule}", 1)[1].split("\n## ", 1)[0]
+    if schedule == "optional parts":     # Part IV starts in the week Part III ends
+        section = optional_parts(plan)
+        before = {d: 3 for d in set(CHAPTERS) - PART3 - PART4}
+    else:
+        section = plan.split(f"## {schedule}", 1)[1].split("\n## ", 1)[0]
+        before = {}
     assert schedule_weeks(section), schedule
-    before = {d: 3 for d in set(CHAPTERS) - PART3} if schedule.startswith("Part III") else {}
     assert schedule_problems(section, chapters_each_assignment_needs(), before) == []
 
 
@@ -496,6 +593,23 @@ def test_the_schedule_check_finds_a_crowded_week_and_work_due_too_early():
         "week 2 has 4 meetings",
         "02-binary-discriminant is due in week 1 before ['book/part1/03_generative_discriminative', "
         "'book/part1/04_explore_binary_discriminant']"]
+
+
+def test_the_schedule_check_counts_a_week_shared_by_two_parts_once():
+    section = """
+- **Week 5, Part III.** Meeting 1: Part III chapter 4. Due: 12-missing-values.
+- **Week 5, Part IV.** Meeting 2: Part IV chapter 1. Meeting 3: Part IV chapter 2.
+  Meeting 4: Part IV chapter 3. Due: 13-continuous-features.
+- **Week 6, Part IV.** Meeting 1: Part IV chapter 4. Due: 15-text-in-practice.
+"""
+    needs = {"15-text-in-practice": {"book/part4/03_text_in_practice"},
+             "13-continuous-features": {"book/part4/02_dependent_features"},
+             "12-missing-values": {"book/part3/04_missing_values"}}
+    assert schedule_problems(section, needs) == ["week 5 has 4 meetings"]
+    late = section.replace("Meeting 4: Part IV chapter 3. ", "")
+    assert schedule_problems(late, {**needs, "13-continuous-features":
+                                    {"book/part4/04_priors_that_move"}}) == [
+        "13-continuous-features is due in week 5 before ['book/part4/04_priors_that_move']"]
 
 
 # --------------------------------------------------------------------------- the student tree

@@ -232,7 +232,7 @@ def test_gift_round_trips_through_an_independent_parser(tmp_path):
             assert q.answers.answers == []  # the parser's gap, read from the text instead
             match = re.search(r"\{#(-[\d.]+):([\d.]+)####", q.full)
             assert float(match.group(1)) == value and close(float(match.group(2)), tol)
-    assert sum(v is not None and v < 0 for _, _, v in expected) == 2
+    assert sum(v is not None and v < 0 for _, _, v in expected) >= 2  # the branch above runs
 
 
 def test_gift_escapes_what_gift_reads_as_syntax():

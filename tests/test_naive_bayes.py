@@ -24,9 +24,11 @@ from nbcourse.encoding import (
     one_hot_groups,
     variance_inflation_factors,
 )
+from nbcourse.gaussian import GaussianNB
 from nbcourse.missing import MissingCategoricalNB, MissingProductOfBernoullisNB
 from nbcourse.naive_bayes import CategoricalNB, FullJointNB, NaiveBayes, ProductOfBernoullisNB
 from nbcourse.posteriors import log_posterior_categorical, log_posterior_pob
+from nbcourse.semi_naive import AveragedOneDependenceNB, SelectiveNB, TreeAugmentedNB
 from nbcourse.text import MultinomialNB
 
 ALPHAS = [1e-10, 1e-4, 0.3, 1.0, 2.5]
@@ -550,7 +552,8 @@ def test_bad_memberships_are_refused_by_name(Y, match):
 
 def test_fit_is_written_once():
     models = [CategoricalNB, ProductOfBernoullisNB, FullJointNB, MultinomialNB,
-              MissingCategoricalNB, MissingProductOfBernoullisNB]
+              MissingCategoricalNB, MissingProductOfBernoullisNB, GaussianNB, TreeAugmentedNB,
+              AveragedOneDependenceNB, SelectiveNB]
     for model in models:
         assert issubclass(model, NaiveBayes)
         assert callable(model._count) and callable(model._update_feature_log_prob)

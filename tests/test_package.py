@@ -49,6 +49,22 @@ def test_every_module_all_is_reexported_once():
     assert set(nbcourse.__all__) == set(seen) | {"__version__"}
 
 
+def test_every_figure_module_all_is_reexported_once():
+    import importlib
+    import pkgutil
+
+    import nbcourse.plots as plots
+
+    seen = {}
+    for info in pkgutil.iter_modules(plots.__path__):
+        module = importlib.import_module(f"nbcourse.plots.{info.name}")
+        for public in module.__all__:
+            assert public not in seen, f"{public} exported by {seen.get(public)} and {info.name}"
+            seen[public] = info.name
+            assert getattr(plots, public) is getattr(module, public), public
+    assert set(plots.__all__) == set(seen)
+
+
 def test_unknown_names_raise_attribute_error():
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         nbcourse.no_such_name  # noqa: B018

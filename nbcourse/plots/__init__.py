@@ -18,16 +18,24 @@ Chapters import from ``nbcourse.plots``.
 - ``text``: the two event models against vocabulary size, confidence against passage length;
 - ``evaluation``: zero-one loss under copied features, ROC and precision-recall curves;
 - ``missing``: the strategies for missing values against the share of holes;
+- ``continuous``: class densities, posteriors along a feature, boundaries and intervals;
+- ``dependence``: a tree over the features, weighted by their conditional mutual information;
+- ``learning``: learning curves of several classifiers with interval bands or error bars;
+- ``priors``: class priors side by side, a confusion matrix, the cost of a threshold;
 - ``style``: the shared look.
 """
 
 from . import (
+               continuous,
                cube,
+               dependence,
                estimation,
                evaluation,
                features,
+               learning,
                missing,
                posteriors,
+               priors,
                ratios,
                recalibration,
                reliability,
@@ -38,12 +46,16 @@ from . import (
                tables,
                text,
 )
-from .cube import *  # noqa: F403  (re-exports each module's __all__)
+from .continuous import *  # noqa: F403  (re-exports each module's __all__)
+from .cube import *  # noqa: F403
+from .dependence import *  # noqa: F403
 from .estimation import *  # noqa: F403
 from .evaluation import *  # noqa: F403
 from .features import *  # noqa: F403
+from .learning import *  # noqa: F403
 from .missing import *  # noqa: F403
 from .posteriors import *  # noqa: F403
+from .priors import *  # noqa: F403
 from .ratios import *  # noqa: F403
 from .recalibration import *  # noqa: F403
 from .reliability import *  # noqa: F403
@@ -58,5 +70,6 @@ __all__ = [
     *tables.__all__, *cube.__all__, *estimation.__all__, *features.__all__, *simplex.__all__,
     *ratios.__all__, *posteriors.__all__, *reliability.__all__, *sampling.__all__,
     *smoothing.__all__, *recalibration.__all__, *text.__all__, *evaluation.__all__,
-    *missing.__all__, *style.__all__
+    *missing.__all__, *style.__all__, *continuous.__all__,
+    *dependence.__all__, *learning.__all__, *priors.__all__
 ]
