@@ -34,7 +34,8 @@ VERDICT = re.compile(
     r"|no better than|no worse than|as good as"
     r"|(?:more|less) often right than|(?:not )?distinguishable from"
     r"|(?:gives?|gave|does|did|is|are|was|were) much the same"
-    r"|needs? an? (?:even |still )?(?:lower|higher) one|an even (?:lower|higher|better|worse))\b",
+    r"|needs? an? (?:even |still )?(?:lower|higher) one|an even (?:lower|higher|better|worse)"
+    r"|gains? and loses? about as many)\b",
     re.IGNORECASE)
 
 #: (notebook, words of the sentence) -> why the verdict phrase is not a computed comparison.
@@ -132,5 +133,7 @@ def test_the_check_finds_a_written_verdict_and_passes_a_glued_one(tmp_path):
         assert [phrase for _, phrase in unbound_verdicts(chapter(same))] == ["gives much the same"]
         lower = "The Bayes threshold lowers the cost, and an over-confident model needs an even lower one."
         assert [phrase for _, phrase in unbound_verdicts(chapter(lower))] == ["needs an even lower one"]
+        moves = "On the Titanic TAN gains and loses about as many test cases."
+        assert [phrase for _, phrase in unbound_verdicts(chapter(moves))] == ["gains and loses about as many"]
     finally:
         ROOT = saved
