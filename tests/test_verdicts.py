@@ -32,7 +32,11 @@ VERDICT = re.compile(
     r"|cannot be told apart|cannot tell \w+ (?:\w+ )?apart|cannot separate"
     r"|(?:the )?(?:lower|higher) (?:log loss|median|error rate|accuracy)"
     r"|no better than|no worse than|as good as"
-    r"|(?:more|less) often right than|(?:not )?distinguishable from)\b", re.IGNORECASE)
+    r"|(?:more|less) often right than|(?:not )?distinguishable from"
+    r"|(?:gives?|gave|does|did|is|are|was|were) much the same"
+    r"|needs? an? (?:even |still )?(?:lower|higher) one|an even (?:lower|higher|better|worse)"
+    r"|gains? and loses? about as many)\b",
+    re.IGNORECASE)
 
 #: (notebook, words of the sentence) -> why the verdict phrase is not a computed comparison.
 NOT_COMPUTED = {
@@ -125,5 +129,11 @@ def test_the_check_finds_a_written_verdict_and_passes_a_glued_one(tmp_path):
         assert [phrase for _, phrase in unbound_verdicts(chapter(far))] == ["beats"]
         mcnemar = "Complement naive Bayes is more often right than the multinomial model."
         assert [phrase for _, phrase in unbound_verdicts(chapter(mcnemar))] == ["more often right than"]
+        same = "With the 100 words of largest $\\chi^2$ the multinomial model gives much the same."
+        assert [phrase for _, phrase in unbound_verdicts(chapter(same))] == ["gives much the same"]
+        lower = "The Bayes threshold lowers the cost, and an over-confident model needs an even lower one."
+        assert [phrase for _, phrase in unbound_verdicts(chapter(lower))] == ["needs an even lower one"]
+        moves = "On the Titanic TAN gains and loses about as many test cases."
+        assert [phrase for _, phrase in unbound_verdicts(chapter(moves))] == ["gains and loses about as many"]
     finally:
         ROOT = saved
