@@ -196,3 +196,39 @@ def test_email_data_file_is_package_data():
     patterns = config["tool"]["setuptools"]["package-data"]["nbcourse"]
     assert any(fnmatch("data/email.csv.gz", p) for p in patterns)
     assert any(fnmatch("data/README.md", p) for p in patterns)
+
+
+# Every data set a chapter or an assignment loads has its provenance in nbcourse/data/README.md:
+# a section that names the loader and says, in a paragraph "Using it:", what using the data means.
+LOADER_CALL = r"\b(titanic|hair_eye_color|email_table|email_features|austen_passages|load_\w+|fetch_\w+)\("
+
+
+def _loaders_without_provenance(code: str, readme: str) -> set[str]:
+    import re
+
+    sections = re.split(r"^## ", readme, flags=re.MULTILINE)[1:]
+    documented = {name for section in sections if "\nUsing it:" in section
+                  for name in re.findall(r"\b\w+(?=\(\))|\b\w+(?=`\))", section)}
+    return set(re.findall(LOADER_CALL, code)) - documented
+
+
+def test_the_provenance_check_catches_an_undocumented_loader():
+    readme = "## A\n\nRead by `nbcourse.datasets.titanic()`.\n\nUsing it: people.\n"
+    assert _loaders_without_provenance("t = nbcourse.titanic()\n", readme) == set()
+    assert _loaders_without_provenance("x = load_iris(return_X_y=True)\n", readme) == {"load_iris"}
+    no_use = "## A\n\nRead by `nbcourse.datasets.titanic()`.\n"
+    assert _loaders_without_provenance("t = titanic()\n", no_use) == {"titanic"}
+
+
+def test_every_data_set_the_book_loads_has_its_provenance():
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    notebooks = sorted(root.glob("book/**/*.ipynb")) + sorted(root.glob("exercises/*/solution.ipynb"))
+    assert len(notebooks) > 20
+    code = "\n".join("".join(cell["source"]) for path in notebooks
+                     for cell in json.loads(path.read_text())["cells"] if cell["cell_type"] == "code")
+    assert "load_breast_cancer(" in code and "titanic(" in code
+    readme = (root / "nbcourse" / "data" / "README.md").read_text()
+    assert _loaders_without_provenance(code, readme) == set()
