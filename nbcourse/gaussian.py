@@ -1,10 +1,10 @@
 """Naive Bayes with continuous features: one normal density per feature and class.
 
 * :class:`GaussianNB` models feature ``x_j`` in class ``c`` as a normal variable with mean
-  ``μ_jc`` and variance ``σ²_jc``, independent of the other features given the class
+  ``μ_jc`` and variance ``S²_jc``, independent of the other features given the class
   (Duda, Hart & Stork 2001, §2.6, with the covariance matrix of each class diagonal;
   John & Langley 1995).  With ``shared_variance=True`` every class has the same variance
-  ``σ²_j`` for feature ``j``: the case ``Σ_c = Σ`` of Duda, Hart & Stork (2001, §2.6), with
+  ``S²_j`` for feature ``j``: the case ``Σ_c = Σ`` of Duda, Hart & Stork (2001, §2.6), with
   ``Σ`` diagonal.
 * :func:`gaussian_discriminant` writes the two-class log posterior ratio of either model as
   ``Σ_j a_j x_j² + Σ_j w_j x_j + w_0``: quadratic in general, linear (``a = 0``) when the
@@ -43,12 +43,12 @@ class GaussianNB(NaiveBayes):
 
     The class-conditional density is a product of normal densities,
 
-    ``p(x | c) = Π_j (2π σ²_jc)^{-1/2} exp(-(x_j - μ_jc)² / (2 σ²_jc))``,
+    ``p(x | c) = Π_j (2π S²_jc)^{-1/2} exp(-(x_j - μ_jc)² / (2 S²_jc))``,
 
     with the maximum-likelihood estimates ``μ_jc = Σ_i Y_ic x_ij / N_c`` and
-    ``σ²_jc = Σ_i Y_ic (x_ij - μ_jc)² / N_c + ε`` (Duda, Hart & Stork 2001, §3.2, for the
+    ``S²_jc = Σ_i Y_ic (x_ij - μ_jc)² / N_c + ε`` (Duda, Hart & Stork 2001, §3.2, for the
     estimates; §2.6 for the density).  With ``shared_variance=True`` the variance is pooled
-    over the classes, ``σ²_j = Σ_c Σ_i Y_ic (x_ij - μ_jc)² / N + ε``: the model whose log
+    over the classes, ``S²_j = Σ_c Σ_i Y_ic (x_ij - μ_jc)² / N + ε``: the model whose log
     posterior ratio is linear in ``x`` (:func:`gaussian_discriminant`).  The term
     ``ε = α · max_j Var(x_j)`` (the largest variance of a feature over all rows) keeps every
     variance positive, as scikit-learn's ``var_smoothing``: with the same ``α`` the model
@@ -71,7 +71,7 @@ class GaussianNB(NaiveBayes):
     theta_ : ndarray, shape (C, n_features)
         ``μ_jc``.
     var_ : ndarray, shape (C, n_features)
-        ``σ²_jc`` (with ``shared_variance``, every row is ``σ²_j``).
+        ``S²_jc`` (with ``shared_variance``, every row is ``S²_j``).
     epsilon_ : float
         ``ε``, the amount added to every variance.
     n_features_in_ : int
@@ -136,7 +136,7 @@ class GaussianNB(NaiveBayes):
                 f"(alpha={alpha!r} gives epsilon={self.epsilon_!r})")
 
     def _joint_log_likelihood(self, X):
-        """``ln π_c - ½ Σ_j [ln(2π σ²_jc) + (x_j - μ_jc)² / σ²_jc]``, shape (N, C)."""
+        """``ln π_c - ½ Σ_j [ln(2π S²_jc) + (x_j - μ_jc)² / S²_jc]``, shape (N, C)."""
         sq = (X[:, None, :] - self.theta_[None]) ** 2 / self.var_[None]
         return -0.5 * (sq + np.log(2 * np.pi * self.var_)[None]).sum(axis=2) + self.class_log_prior_
 
@@ -146,14 +146,14 @@ def gaussian_discriminant(theta, var, prior1=0.5):
 
     ``g(x) = ln[P(ω_1 | x) / P(ω_2 | x)] = Σ_j a_j x_j² + Σ_j w_j x_j + w_0`` with
 
-    * ``a_j = -½ (1/σ²_j1 - 1/σ²_j2)``,
-    * ``w_j = μ_j1/σ²_j1 - μ_j2/σ²_j2``,
-    * ``w_0 = Σ_j [μ_j2²/(2σ²_j2) - μ_j1²/(2σ²_j1) - ½ ln(σ²_j1/σ²_j2)] + ln(P(ω_1)/P(ω_2))``,
+    * ``a_j = -½ (1/S²_j1 - 1/S²_j2)``,
+    * ``w_j = μ_j1/S²_j1 - μ_j2/S²_j2``,
+    * ``w_0 = Σ_j [μ_j2²/(2S²_j2) - μ_j1²/(2S²_j1) - ½ ln(S²_j1/S²_j2)] + ln(P(ω_1)/P(ω_2))``,
 
     the difference of the two discriminant functions of Duda, Hart & Stork (2001, §2.6, the
-    case of arbitrary ``Σ_c``) for diagonal covariance matrices.  When ``σ²_j1 = σ²_j2 = σ²_j``
+    case of arbitrary ``Σ_c``) for diagonal covariance matrices.  When ``S²_j1 = S²_j2 = S²_j``
     (``var`` of shape ``(d,)``) every ``a_j`` is exactly 0 and ``g`` is linear, with
-    ``w_j = (μ_j1 - μ_j2)/σ²_j`` (their case ``Σ_c = Σ``): the continuous counterpart of the
+    ``w_j = (μ_j1 - μ_j2)/S²_j`` (their case ``Σ_c = Σ``): the continuous counterpart of the
     weights of independent binary features (Duda, Hart & Stork 2001, eqs. 89-91).
 
     Parameters
@@ -161,7 +161,7 @@ def gaussian_discriminant(theta, var, prior1=0.5):
     theta : array_like, shape (2, d)
         Means ``μ_jc``, a row per class.
     var : array_like, shape (2, d) or (d,)
-        Variances ``σ²_jc`` per class, or ``σ²_j`` shared by both; positive.
+        Variances ``S²_jc`` per class, or ``S²_j`` shared by both; positive.
     prior1 : float, default 0.5
         ``P(ω_1)``, strictly between 0 and 1.
 
