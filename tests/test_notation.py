@@ -243,3 +243,76 @@ def test_every_symbol_is_on_the_notation_page(path):
     missing = sorted(_show(k) for k in unlisted(used, listed))
     assert not missing, (f"{path.relative_to(ROOT)} uses symbols that book/notation.md does not "
                          f"list: {', '.join(missing)}")
+
+
+# --- one meaning per Greek letter -----------------------------------------------------------
+
+GREEK_LOWER = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "kappa",
+               "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi",
+               "omega"}
+
+# Greek letters the notation page may list in more than one section, each with the reason.
+SHARED_GREEK = {
+    # one meaning in several models: the probability of a value given the class
+    "theta": "the probability of a value of a feature given the class, in every model",
+    # one meaning: class priors; a prime marks the priors after a shift
+    "pi": "class priors (a prime marks the priors where the classifier is used)",
+    # one meaning: a threshold that a score or a posterior is compared with
+    "tau": "a threshold on a score (III.3) and on a posterior (IV.4)",
+    # one meaning: Pearson's statistic and the distribution it is compared with
+    "chi": "the chi-squared statistic and its distribution",
+    # a Lagrange multiplier inside the one derivation of II.2; everywhere else a mean
+    "mu": "the Lagrange multiplier of II.2's derivation only; elsewhere a mean",
+    # a function inside the one proof of II.3 (a local letter); elsewhere how far IV.4's shares move
+    "gamma": "the function of II.3's convexity proof only (a local letter); elsewhere IV.4's shift",
+}
+
+_HEAD = re.compile(r"\s*(?:\\(?:hat|tilde|bar|widehat|widetilde)\s*\{?\s*)*"
+                   r"(?:\\(?:mathbf|boldsymbol)\s*\{?\s*)?\\([a-z]+)(?![A-Za-z])")
+
+
+def greek_sections(markdown):
+    """``{letter: {section headings}}``: where each lower-case Greek letter heads a symbol.
+
+    A symbol is one ``$...$`` of the first column of a table row; its head is the letter it
+    starts with (after accents and a bold font), so ``$\\hat\\theta_{vc}(\\alpha)$`` is listed
+    under ``theta`` only, and ``\\alpha`` there is an argument, not a listed symbol."""
+    found, section = {}, None
+    for line in markdown.split(SOURCES_HEADING)[0].split("\n"):
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
+        elif line.startswith("| $"):
+            for segment in math_segments(line.strip().strip("|").split("|")[0]):
+                m = _HEAD.match(segment)
+                if m and m.group(1) in GREEK_LOWER:
+                    found.setdefault(m.group(1), set()).add(section)
+    return found
+
+
+def letters_with_two_meanings(markdown):
+    """The Greek letters listed in two sections of the page and not in ``SHARED_GREEK``."""
+    return {letter: sorted(sections) for letter, sections in greek_sections(markdown).items()
+            if len(sections) > 1 and letter not in SHARED_GREEK}
+
+
+def test_the_meaning_check_reads_the_heads_of_listed_symbols():
+    page = ("## Part I\n\n| Symbol | Meaning |\n|---|---|\n| $\\sigma(t)$ | logistic |\n"
+            "| $\\hat\\theta_{vc}(\\alpha)$ | estimate |\n\n## Part IV\n\n| Symbol | Meaning |\n"
+            "|---|---|\n| $\\mu_{jc}$, $\\sigma^2_{jc}$ | variance |\n")
+    assert greek_sections(page) == {"sigma": {"Part I", "Part IV"}, "theta": {"Part I"},
+                                    "mu": {"Part IV"}}
+    assert letters_with_two_meanings(page) == {"sigma": ["Part I", "Part IV"]}
+
+
+def test_each_greek_letter_has_one_meaning():
+    found = letters_with_two_meanings(NOTATION.read_text(encoding="utf-8"))
+    assert not found, ("book/notation.md lists these Greek letters in more than one section, each "
+                       "with its own meaning; give one of them another letter, or, if the meaning "
+                       f"is the same, say so in SHARED_GREEK: {found}")
+
+
+def test_every_shared_letter_is_still_shared():
+    # an entry of SHARED_GREEK that no longer needs to be there is removed, so the list stays short
+    sections = greek_sections(NOTATION.read_text(encoding="utf-8"))
+    assert all(len(sections.get(letter, ())) > 1 for letter in SHARED_GREEK), {
+        letter: sorted(sections.get(letter, ())) for letter in SHARED_GREEK}
