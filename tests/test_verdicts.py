@@ -42,7 +42,8 @@ VERDICT = re.compile(
     r"|(?:nearly|almost|about|roughly|much|essentially|practically|virtually) the same"
     r"|(?:hardly|barely|scarcely) \w+"
     r"|(?:changes?|changed|moves?|moved|differs?|differed|matters?) (?:very |only )?little"
-    r"|(?:almost|nearly) never (?:disagree|differ|agree|change|move)\w*)\b",
+    r"|(?:almost|nearly) never (?:disagree|differ|agree|change|move)\w*"
+    r"|far (?:better|worse) than|not far from the best)\b",
     re.IGNORECASE)
 
 #: (notebook, words of the sentence) -> why the verdict phrase is not a computed comparison.
@@ -174,6 +175,12 @@ def test_the_check_finds_a_written_verdict_and_passes_a_glued_one(tmp_path):
              " {glue:text}`ti_worse` of the 10 folds.", "almost never disagree",
              "On the Titanic the two models pick different classes for {glue:text}`ti_disagree:.1%`"
              " of the people."),
+            ("Both filters rank the test e-mails far better than chance: the AUC is 0.830 and 0.844.",
+             "far better than",
+             "{glue:md}`ww_rank_vs_chance`: the AUC is {glue:text}`auc_nb:.3f` and {glue:text}`auc_lr:.3f`."),
+            ("With a small pseudo-count the accuracies, 0.788 and 0.782, are not far from the best.",
+             "not far from the best",
+             "At the best pseudo-count the accuracies are {glue:text}`best_acc:.3f` and {glue:text}`b:.3f`."),
             ("The missing category stays at 0.4712, barely above the 0.4706 of the complete data.",
              "barely above",
              "The missing category stays at {glue:text}`cat:.4f`, {glue:text}`over:+.4f` against the"
