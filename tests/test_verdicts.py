@@ -3,8 +3,9 @@
 A sentence of a chapter that compares computed results takes its verdict ("beats", "ties with",
 "the lower log loss") from a value glued by the notebook (``nbcourse.publish.verdict``), so that a
 refresh whose numbers contradict the prose changes a stored output and fails nbval.  This test reads
-the prose of every chapter (markdown cells, with glue roles, mathematics and code removed) and
-fails on a verdict phrase written as plain text, naming the notebook and the sentence.
+the prose of every chapter and of the book's Markdown pages (markdown cells, with glue roles,
+mathematics and code removed) and fails on a verdict phrase written as plain text, naming the
+notebook and the sentence.
 
 It is not a ban on the words.  A sentence that reports a cited source's finding (it holds a
 ``{cite...}`` role) speaks for the source.  A phrase that says in how many cases something happened
@@ -26,6 +27,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "book").glob("part*/*.ipynb")) + sorted((ROOT / "book").glob("appendix/*.ipynb"))
+#: The book's Markdown pages (introduction, course plan, primer, answers): prose that may report results.
+PAGES = sorted((ROOT / "book").glob("*.md"))
 
 VERDICT = re.compile(
     r"\b(beats?|beaten|ties? with|loses? to|lost to|outperform\w*"
@@ -80,7 +83,10 @@ def _sentences(text):
 
 def unbound_verdicts(path):
     """``[(sentence, phrase)]`` of the plain-text verdict phrases in one chapter's prose."""
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    if path.suffix == ".md":
+        cells = [{"cell_type": "markdown", "source": [path.read_text(encoding="utf-8")]}]
+    else:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     name = path.relative_to(ROOT / "book").with_suffix("").as_posix()
     found = []
     for cell in cells:
@@ -102,9 +108,10 @@ def test_every_part_of_the_book_is_read():
     parts = {p.parent.name for p in CHAPTERS}
     assert {"part1", "part2", "part3", "part4", "appendix"} <= parts, sorted(parts)
     assert len([p for p in CHAPTERS if p.parent.name == "part4"]) == 4
+    assert {"intro.md", "course_plan.md", "tools_primer.md"} <= {p.name for p in PAGES}
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.relative_to(ROOT / "book").as_posix())
+@pytest.mark.parametrize("path", CHAPTERS + PAGES, ids=lambda p: p.relative_to(ROOT / "book").as_posix())
 def test_every_verdict_in_a_chapter_is_glued(path):
     found = unbound_verdicts(path)
     assert not found, "\n".join(
@@ -186,6 +193,10 @@ def test_the_check_finds_a_written_verdict_and_passes_a_glued_one(tmp_path):
              "The missing category stays at {glue:text}`cat:.4f`, {glue:text}`over:+.4f` against the"
              " complete data."),
         ]
+        page = tmp_path / "book" / "page.md"
+        page.write_text("# A page\n\nOn the e-mails the two filters give nearly the same decisions.\n",
+                        encoding="utf-8")
+        assert [phrase for _, phrase in unbound_verdicts(page)] == ["nearly the same"]
         two_counts = "The categorical model beats PoB in {glue:text}`n_ti` and {glue:text}`n_he` of the 10 folds."
         assert unbound_verdicts(chapter(two_counts)) == []
         for old_prose, phrase, new_prose in written_and_glued:
