@@ -102,14 +102,15 @@ def _counts_by_threshold(y, score):
 
 # ------------------------------------------------- a feature counted m times
 def copies_boundary(p, copies):
-    """Where naive Bayes that counts the evidence of feature A ``copies`` times changes its mind.
+    """Where naive Bayes that counts the evidence of feature x_1 ``copies`` times changes its mind.
 
-    Take two classes with equal priors and two features A and B independent within each class,
-    and let ``P_A = P(+ | A)`` (the argument ``p``) and ``P_B = P(+ | B)`` be the posteriors
-    each gives alone. The Bayes rule decides + when ``P_A P_B > (1 - P_A)(1 - P_B)``, that is
-    ``P_B > 1 - P_A``. A naive Bayes model fed A together with ``copies - 1`` exact copies of it
-    decides + when ``P_A^m P_B > (1 - P_A)^m (1 - P_B)`` with ``m = copies``, that is when
-    ``P_B`` exceeds the value returned here (Domingos & Pazzani 1997, section 4, for ``m = 2``).
+    Take two classes with equal priors and two features x_1 and x_2 independent within each
+    class, and let ``P_1 = P(+ | x_1)`` (the argument ``p``) and ``P_2 = P(+ | x_2)`` be the
+    posteriors each gives alone. The Bayes rule decides + when ``P_1 P_2 > (1 - P_1)(1 - P_2)``,
+    that is ``P_2 > 1 - P_1``. A naive Bayes model fed x_1 together with ``copies - 1`` exact
+    copies of it decides + when ``P_1^m P_2 > (1 - P_1)^m (1 - P_2)`` with ``m = copies``, that
+    is when ``P_2`` exceeds the value returned here (Domingos & Pazzani 1997, section 4, for
+    ``m = 2``; they call the features A and B).
 
     Parameters
     ----------

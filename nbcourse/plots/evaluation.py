@@ -45,10 +45,10 @@ def _check_curves(curves, name: str) -> dict:
 
 
 def plot_copies_square(copies, *, ax=None):
-    """The unit square of ``(P_A, P_B)`` with the Bayes boundary and the m-copy boundary.
+    """The unit square of ``(P_1, P_2)`` with the Bayes boundary and the m-copy boundary.
 
-    ``P_A = P(+ | A)`` and ``P_B = P(+ | B)``; the Bayes rule decides + above
-    ``P_B = 1 - P_A`` (dashed), naive Bayes with A counted ``copies`` times above
+    ``P_1 = P(+ | x_1)`` and ``P_2 = P(+ | x_2)``; the Bayes rule decides + above
+    ``P_2 = 1 - P_1`` (dashed), naive Bayes with x_1 counted ``copies`` times above
     :func:`nbcourse.evaluation.copies_boundary` (solid). Between the two the decisions
     differ (shaded); the legend gives that area (Domingos & Pazzani 1997).
 
@@ -74,9 +74,9 @@ def plot_copies_square(copies, *, ax=None):
     ax = get_axes(ax, figsize=(4.2, 4.2))
     p = np.linspace(0, 1, 401)
     bayes, naive = 1 - p, copies_boundary(p, m)
-    ax.plot(p, bayes, color="black", ls="--", lw=1.5, label="Bayes rule: $P_B = 1 - P_A$")
+    ax.plot(p, bayes, color="black", ls="--", lw=1.5, label="Bayes rule: $P_2 = 1 - P_1$")
     ax.plot(p, naive, color=COLORS["blue"], lw=2.2,
-            label=f"naive Bayes, A counted {m} time{'s' if m > 1 else ''}")
+            label=f"naive Bayes, $x_1$ counted {m} time{'s' if m > 1 else ''}")
     ax.fill_between(p, bayes, naive, color=COLORS["orange"], alpha=0.55, hatch="//",
                     edgecolor=COLORS["vermillion"], linewidth=0,
                     label=f"decisions differ: {copies_disagreement(m):.1%} of the square")
@@ -85,8 +85,8 @@ def plot_copies_square(copies, *, ax=None):
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
-    ax.set_xlabel("$P_A = P(+ \\mid A)$")
-    ax.set_ylabel("$P_B = P(+ \\mid B)$")
+    ax.set_xlabel("$P_1 = P(+ \\mid x_1)$")
+    ax.set_ylabel("$P_2 = P(+ \\mid x_2)$")
     ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0.0, 1.02), frameon=False)
     return ax
 
