@@ -636,7 +636,7 @@ def test_paper_table_shape():
 
 
 def test_fig2_two_values_gives_slope_two_exactly():
-    # K = 2: Q^{-j} = 1 - theta_other = theta_j, so f_j = theta_j**2 and y = 2 x
+    # K = 2: Q^{-v} = 1 - theta_other = theta_v, so f_v = theta_v**2 and y = 2 x
     x, y = fig2_data(2, 0.5, n=200, seed=1)
     assert_allclose(y, 2 * x, rtol=1e-12, atol=1e-12)
 

@@ -24,7 +24,7 @@ THETA_C4 = _dirichlet(5, 5, size=4)
 
 
 def _my_q(seed):
-    """Q^{-j}, j = 0..4, of the theta the notebook draws from ``seed``."""
+    """Q^{-v} for the codes j = 0..4 of v, of the theta the notebook draws from ``seed``."""
     theta = np.random.default_rng(seed).dirichlet(np.ones(5))
     return np.array([q_minus_j(theta, j) for j in range(5)])
 
@@ -33,7 +33,7 @@ HIDDEN = {
     'q1': [
         Test("a batch of five vectors", Call("q_minus_j", BATCH, 2), close(_q(BATCH, 2)),
              hidden=True),
-        Test("theta_j = 1 (no 0/0)", Call("q_minus_j", VERTEX_J, 2),
+        Test("theta_v = 1 (no 0/0)", Call("q_minus_j", VERTEX_J, 2),
              close(_q(VERTEX_J, 2)), hidden=True),
         Test("K = 400", Call("q_minus_j", BIG, 123), close(_q(BIG, 123), rtol=1e-9),
              hidden=True),
@@ -55,7 +55,7 @@ HIDDEN = {
     'q5': [
         Test("four classes, five values", Call("posterior_pob", PI4, THETA_C4, 3),
              close(lambda: posterior_pob(PI4, THETA_C4, 3)), hidden=True),
-        Test("a class with theta_j = 0 gets posterior 0",
+        Test("a class with theta_v = 0 gets posterior 0",
              Call("posterior_pob", [0.5, 0.5], [[0.0, 0.5, 0.5], [0.2, 0.3, 0.5]], 0),
              close(lambda: posterior_pob([0.5, 0.5], [[0.0, 0.5, 0.5],
                                                       [0.2, 0.3, 0.5]], 0)), hidden=True),

@@ -1,4 +1,4 @@
-"""Tests of assignment 05: Q^{-j}, f_j, its bounds and the PoB posterior (Williams 2024).
+"""Tests of assignment 05: Q^{-v}, f_v, its bounds and the PoB posterior (Williams 2024).
 
 Expected values are computed here, in the grader's process, by nbcourse (``q_minus_j``,
 ``f_j``, ``upper_bound``, ``lower_bound``, ``posterior_categorical``, ``posterior_pob``);
@@ -79,13 +79,13 @@ def _map_differs(pi_r, theta_c_r, theta_d_r, j_r):
 
 ASSIGNMENT = Assignment(
     name="05-q-minus-j",
-    title="Q^{-j}: what one-hot encoding does to naive Bayes",
+    title="Q^{-v}: what one-hot encoding does to naive Bayes",
     questions=[
-        Question("q1", "Q^{-j}, computed carefully", 3, [
+        Question("q1", "Q^{-v}, computed carefully", 3, [
             Test("three values, j = 0", Call("q_minus_j", THETA3, 0), close(_q(THETA3, 0))),
             Test("a corner of the simplex", Call("q_minus_j", CORNER, 0), close(_q(CORNER, 0))),
         ]),
-        Question("q2", "f_j = theta_j Q^{-j}", 2, [
+        Question("q2", "f_v = theta_v Q^{-v}", 2, [
             Test("three values, j = 2", Call("f_j", THETA3, 2), close(_f(THETA3, 2))),
         ]),
         Question("q3", "the bounds of eqs. 9 and 10", 2, [
@@ -94,7 +94,7 @@ ASSIGNMENT = Assignment(
                  close(lambda: upper_bound(THETA_J, 6))),
         ]),
         Question("q4", "the threshold of eq. 13", 1, [
-            Test("eq13_threshold for K = 6, theta_jd = 0.1", Value("eq13_threshold"),
+            Test("eq13_threshold for K = 6, theta_vc' = 0.1", Value("eq13_threshold"),
                  close(lambda: upper_bound(0.1, 6) / 0.1, rtol=0, atol=1e-4)),
         ]),
         Question("q5", "the PoB posterior, eq. 3", 2, [
@@ -106,7 +106,7 @@ ASSIGNMENT = Assignment(
                  (Value("q6_pi"), Value("q6_theta_c"), Value("q6_theta_d"), Value("q6_j")),
                  _map_differs),
         ]),
-        Question("q7", "your own Q^{-j}", 2, [
+        Question("q7", "your own Q^{-v}", 2, [
             Test("STUDENT_ID", Value("STUDENT_ID"), student_id_is_set, weight=0.5),
             Test("my_q: form", Value("my_q"), has_form("my_q", (5,), 0, 1), weight=0.5),
         ]),

@@ -80,7 +80,7 @@ def plot_missing_strategies(rates, curves, *, spread=None, ax=None,
         if label in spread:
             ax.errorbar(x, y, yerr=_with_gaps(spread[label], f"spread[{label!r}]"),
                         fmt="none", ecolor=colour, elinewidth=1.0, capsize=3)
-    ax.set_xlabel("share r of each feature removed (%)")
+    ax.set_xlabel(r"share $\bar\eta$ of each feature removed (%)")
     ax.set_ylabel(ylabel)
     if ylim is not None:
         ax.set_ylim(*ylim)
