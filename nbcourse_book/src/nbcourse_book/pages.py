@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 from docutils import nodes
+from pylatexenc.latex2text import LatexNodes2Text
 from pygments.formatters import HtmlFormatter
 from pygments.styles import get_style_by_name
 from pygments.token import STANDARD_TYPES, Generic, Text
@@ -69,37 +70,14 @@ def drop_unused_assets(app, pagename, templatename, context, doctree):
             getattr(asset, "filename", "") or "").endswith(context["nbcourse_unused"])]
 
 
-GREEK = {name: chr(code) for name, code in (
-    ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4), ("epsilon", 0x3B5),
-    ("theta", 0x3B8), ("kappa", 0x3BA), ("lambda", 0x3BB), ("mu", 0x3BC), ("pi", 0x3C0),
-    ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("phi", 0x3C6), ("omega", 0x3C9),
-    ("Omega", 0x3A9), ("Sigma", 0x3A3), ("Pi", 0x3A0), ("Theta", 0x398),
-    ("mid", 0x2223), ("cdot", 0xB7), ("times", 0xD7), ("le", 0x2264), ("ge", 0x2265),
-    ("ne", 0x2260), ("neq", 0x2260), ("approx", 0x2248), ("sim", 0x223C), ("to", 0x2192),
-    ("infty", 0x221E), ("propto", 0x221D), ("in", 0x2208), ("ell", 0x2113),
-    ("dots", 0x2026), ("ldots", 0x2026))}
-SUP = dict(zip("0123456789+-=()ijknvT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱʲᵏⁿᵛᵀ", strict=True))
-SUB = dict(zip("0123456789+-=()ijknv", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ᵢⱼₖₙᵥ", strict=True))
-
-
-def _script(text, table, mark):
-    """``text`` in Unicode super/subscripts, or ``mark`` + text when a character has none."""
-    if all(ch in table for ch in text):
-        return "".join(table[ch] for ch in text)
-    return f"{mark}{text}" if len(text) == 1 else f"{mark}({text})"
-
-
 def tex_to_text(tex):
-    """Plain Unicode for the simple TeX of a page's first lines.
+    """Plain Unicode for the TeX of a page's first lines, by pylatexenc's ``latex2text``
+    (sub- and superscripts stay ``_`` and ``^``).
 
-    >>> tex_to_text(r"Q^{-j} = \\theta_j \\pi_1")
-    'Q⁻ʲ = θⱼ π₁'
+    >>> tex_to_text(r"Q^{-j} = \\theta_j \\pi_1 \\mid \\mathbf x")
+    'Q^-j = θ_j π_1 |𝐱'
     """
-    tex = re.sub(r"\\(mathbf|boldsymbol|mathrm|text)\s*\{([^{}]*)\}", r"\2", tex)
-    tex = re.sub(r"\\([A-Za-z]+)", lambda m: GREEK.get(m.group(1), m.group(1)), tex)
-    tex = re.sub(r"\^\{([^{}]*)\}|\^(.)", lambda m: _script(m.group(1) or m.group(2), SUP, "^"), tex)
-    tex = re.sub(r"_\{([^{}]*)\}|_(.)", lambda m: _script(m.group(1) or m.group(2), SUB, "_"), tex)
-    return tex.replace("{", "").replace("}", "").strip()
+    return LatexNodes2Text().latex_to_text(tex).strip()
 
 
 def plain_text_for_description(app, pagename, templatename, context, doctree):
