@@ -38,12 +38,7 @@ def setup(app):
     from nbcourse_book import setup_slides
     return setup_slides(app)
 """
-CSS = """.reveal { font-size: 30px; }
-.reveal h1, .reveal h2 { text-transform: none; }
-.reveal h2 { font-size: 1.6em; }
-.reveal section img { max-width: 100%; max-height: 620px; width: auto; height: auto; }
-.reveal .katex-display { margin: 0.4em 0; }
-"""
+CSS = Path(__file__).with_name("slides.css")  # the decks' own stylesheet
 EQUATIONS_PER_SLIDE = 3
 
 
@@ -158,7 +153,7 @@ def write_sources(root, src):
     (src / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
     (src / "conf.py").write_text(CONF, encoding="utf-8")
     (src / "_static").mkdir()
-    (src / "_static" / "slides.css").write_text(CSS, encoding="utf-8")
+    shutil.copy2(CSS, src / "_static" / "slides.css")
     return [m[2] for m in found]
 
 

@@ -18,14 +18,7 @@ BUNDLE = "nbcourse-bundle.css"
 THEME_CSS = ("_static/styles/theme.css", "_static/styles/pydata-sphinx-theme.css")
 _URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
 _IMPORT = re.compile(r"""@import\s+['"]([^'"]+)['"]\s*;""")  # as theme.css imports basic.css
-_PURGE = """
-const {PurgeCSS} = require("purgecss");
-const [css, out, root] = process.argv.slice(1);
-new PurgeCSS().purge({content: [root + "/**/*.html", root + "/_static/**/*.js"],
-                      skippedContentGlobs: [root + "/_static/searchindex.js"], css: [css]})
-  .then(r => require("fs").writeFileSync(out, r[0].css))
-  .catch(e => { console.error(e.message); process.exit(1); });
-"""
+PURGE = PROJECT / "purge.js"  # PurgeCSS, run by Node
 
 
 def _bundled(app):
@@ -74,7 +67,7 @@ def write_bundle(app, exception):
     joined = static / "nbcourse-bundle.src.css"
     joined.write_text("\n".join(_inline(outdir, name, {name}) for name in _bundled(app)),
                       encoding="utf-8")
-    proc = subprocess.run(["node", "-e", _PURGE, str(joined), str(static / BUNDLE), str(outdir)],
+    proc = subprocess.run(["node", str(PURGE), str(joined), str(static / BUNDLE), str(outdir)],
                           cwd=PROJECT, capture_output=True, text=True)
     joined.unlink()
     if proc.returncode != 0:
