@@ -21,6 +21,7 @@ from sphinx_external_toc.parsing import parse_toc_yaml
 from nbcourse.grading.assignment import PUBLIC_TESTS, instructor_files, student_files
 
 from .launch import binder_url
+from .notebooks import write_json
 
 STUDENT_BRANCH = "student"
 """The branch the student tree is published on (``make student-branch``)."""
@@ -106,11 +107,6 @@ def with_colab_cell(nb: dict, cell: dict) -> dict:
         at = 1 if cells and cells[0]["cell_type"] == "markdown" else 0
         nb["cells"] = [*cells[:at], copy.deepcopy(cell), *cells[at:]]
     return nb
-
-
-def write_json(path: Path, nb: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def build_student_tree(out: Path, root: Path, branch: str = STUDENT_BRANCH) -> Path:

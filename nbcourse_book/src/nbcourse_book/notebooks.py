@@ -57,6 +57,12 @@ def indent(text: str, prefix: str) -> str:
     return prefix + lines[0] + "".join(f"\n{pad}{line}" if line else "\n" for line in lines[1:])
 
 
+def write_json(path: Path, nb: dict) -> None:
+    """Write the notebook ``nb`` to ``path`` as Jupyter does (one-space indent, UTF-8)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 class Writer:
     """Markdown and code cells of one resolved document."""
 
@@ -321,9 +327,7 @@ class StudentNotebookBuilder(Builder):
             cell["id"] = cell.get("id") or f"student-{k}"
         metadata = (source or {}).get("metadata") or {"kernelspec": KERNELSPEC}
         nb = {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
-        out = Path(self.outdir) / f"{docname}.ipynb"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_json(Path(self.outdir) / f"{docname}.ipynb", nb)
 
 
 def mime_priority(app, config) -> None:
