@@ -9,7 +9,6 @@ EARLY, LATE = 400, 900
 
 HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this order
     ("config-inited", LATE, printing.use_book_class),  # after sphinx-jupyterbook-latex's
-    ("config-inited", LATE, notebooks.mime_priority),
     ("builder-inited", LATE, pages.merge_drawn_alike_tokens),
     ("builder-inited", LATE, pages.accessible_translator),  # wraps the theme's translator
     ("builder-inited", LATE, printing.number_through_the_book),  # after sphinx-jupyterbook-latex

@@ -328,12 +328,3 @@ class StudentNotebookBuilder(Builder):
         metadata = (source or {}).get("metadata") or {"kernelspec": KERNELSPEC}
         nb = {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
         write_json(Path(self.outdir) / f"{docname}.ipynb", nb)
-
-
-def mime_priority(app, config) -> None:
-    """Outputs are chosen for this builder as for HTML (the self-check answers read the HTML)."""
-    from myst_nb.core.render import base_render_priority
-
-    html = [(StudentNotebookBuilder.name, mime, rank)
-            for mime, rank in base_render_priority()["html"].items()]
-    config.nb_mime_priority_overrides = html + list(config.nb_mime_priority_overrides)

@@ -5,11 +5,11 @@ import re
 from pathlib import Path
 
 from docutils import nodes
-from pylatexenc.latex2text import LatexNodes2Text
 from pygments.formatters import HtmlFormatter
 from pygments.styles import get_style_by_name
 from pygments.token import STANDARD_TYPES, Generic, Text
 from pygments.util import ClassNotFound
+from pylatexenc.latex2text import LatexNodes2Text
 
 NOT_DEFERRED = ("documentation_options.js",)
 """Scripts that later inline scripts use at once (``DOCUMENTATION_OPTIONS.pagename = ...``)."""

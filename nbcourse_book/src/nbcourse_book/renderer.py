@@ -10,12 +10,14 @@ import re
 from pathlib import Path
 
 from docutils import nodes
+from myst_nb.core.render import base_render_priority
 from sphinx import addnodes
 
 from nbcourse.interact.frames import check_static, static_html
 from nbcourse.mime import EXPLORE, SELFCHECK, TABLE, payload
 from nbcourse.selfcheck import Question
 
+from .notebooks import StudentNotebookBuilder
 from .selfcheck import question_nodes
 
 HTML_BUILDERS = ("html", "dirhtml", "singlehtml", "epub")
@@ -137,10 +139,14 @@ def table_nodes(form) -> list[nodes.Element]:
 
 
 class MimeRenderer:
-    """The plugin for :data:`~nbcourse.mime.SELFCHECK`, ``EXPLORE`` and ``TABLE``."""
+    """The plugin for :data:`~nbcourse.mime.SELFCHECK`, ``EXPLORE`` and ``TABLE``; the
+    student notebooks' builder chooses outputs as HTML does (the self-check answers read the
+    HTML)."""
 
     mime_priority_overrides = ([("*", SELFCHECK, 1), ("*", TABLE, 1)]
-                               + [(builder, EXPLORE, 1) for builder in HTML_BUILDERS])
+                               + [(builder, EXPLORE, 1) for builder in HTML_BUILDERS]
+                               + [(StudentNotebookBuilder.name, mime, rank)
+                                  for mime, rank in base_render_priority()["html"].items()])
 
     @staticmethod
     def handle_mime(renderer, data, inline: bool):
