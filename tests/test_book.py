@@ -150,6 +150,16 @@ def test_every_page_has_a_description_and_a_favicon(built_book):
         assert icon and (page.parent / icon.group(1)).resolve().is_file(), f"{page.name}: favicon"
 
 
+def test_the_front_page_links_the_pdf_at_the_site_root(built_book, book_config):
+    """The front page's link to the print edition opens the PDF that ``make book`` and
+    ``make pdf`` copy to the site's root, named by ``latex_documents``."""
+    name = Path(book_config["latex"]["latex_documents"]["targetname"]).with_suffix(".pdf").name
+    intro = built_book / "book" / "intro.html"
+    links = re.findall(r'href="([^"#]*\.pdf)"', intro.read_text(encoding="utf-8"))
+    assert links, "no link to the PDF on the front page"
+    assert {(intro.parent / link).resolve() for link in links} == {(built_book / name).resolve()}
+
+
 def test_a_description_reads_as_the_page_does(built_book):
     """The description is the text of the page's first paragraph, citations and all."""
     text = (built_book / "book" / "notation.html").read_text(encoding="utf-8")

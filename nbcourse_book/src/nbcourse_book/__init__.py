@@ -45,7 +45,6 @@ SKIP = (printing.visit_placeholder, None)
 def setup(app):
     app.add_config_value("nbcourse_css_bundle", False, "html", types=[bool])
     app.add_role("assignment", launch.assignment_role)
-    app.add_role("pdf-edition", printing.pdf_edition_role)
     app.add_directive("solutions", printing.gathering_directive("solutions"))
     app.add_directive("selfcheck-answers", printing.gathering_directive("answers"))
     formats = ("html", "latex", "text", "man", "texinfo")

@@ -1,8 +1,7 @@
 """The print edition (LaTeX and PDF) and the pages that gather from the whole book: the
-``{solutions}`` directive, the book's LaTeX class, its front matter and appendices, and the
-``{pdf-edition}`` role (``docs/building.md``)."""
+``{solutions}`` directive, the book's LaTeX class, its front matter and appendices
+(``docs/building.md``)."""
 
-import posixpath
 import re
 from pathlib import Path
 
@@ -184,12 +183,3 @@ class FrontMatterHeadings(SphinxPostTransform):
         top.insert(start, latex(rf"\chapter*{{{self.title}}}\addcontentsline{{toc}}{{chapter}}"
                                 rf"{{{self.title}}}\markboth{{{self.title}}}{{{self.title}}}"))
 
-
-def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """``{pdf-edition}`the PDF``` -> a link to the PDF (``latex_documents``' target name) at
-    the site's root, where ``make book`` and ``make pdf`` copy it."""
-    env = inliner.document.settings.env
-    pdf = Path(env.config.latex_documents[0][1]).with_suffix(".pdf").name
-    target = posixpath.relpath(pdf, posixpath.dirname(env.docname) or ".")
-    return [nodes.reference(rawtext, text, refuri=target, classes=["nbcourse-pdf-link"],
-                            **(options or {}))], []
