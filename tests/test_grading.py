@@ -332,7 +332,7 @@ def test_careless_q_minus_j_loses_only_the_hidden_edge_cases(tmp_path):
                     "    return np.prod(1 - theta, axis=-1) / (1 - theta[..., j])\n")
     result = grade(EX_Q_MINUS_J, notebook(cells, tmp_path / "careless.ipynb"), tmp_path)
     failed = {f["test"] for f in result.feedback["q1"] if not f["passed"]}
-    assert failed == {"theta_j = 1 (no 0/0)"}  # 0/0 gives NaN, which never passes
+    assert failed == {"theta_v = 1 (no 0/0)"}  # 0/0 gives NaN, which never passes
     assert 0 < result.scores["q1"] < 3.0
 
 
