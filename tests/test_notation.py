@@ -247,9 +247,9 @@ def test_every_symbol_is_on_the_notation_page(path):
 
 # --- one meaning per Greek letter -----------------------------------------------------------
 
-GREEK_LOWER = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "kappa",
-               "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi",
-               "omega"}
+GREEK_LOWER = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+               "kappa", "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi",
+               "psi", "omega"}
 
 # Greek letters the notation page may list in more than one section because the meaning is the
 # same there, each with that meaning.
@@ -265,7 +265,6 @@ SHARED_GREEK = {
 # when Part II gives its derivation another letter, and test_every_shared_letter_is_still_shared
 # fails if one stays after that.
 LOCAL_SECOND_MEANINGS = {
-    "mu": "II.2's Lagrange multiplier; a mean in IV.1",
     "gamma": "the function of II.3's convexity proof (a local letter); IV.4's shift of the shares",
 }
 
