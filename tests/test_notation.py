@@ -256,7 +256,6 @@ GREEK_LOWER = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "the
 SHARED_GREEK = {
     "theta": "the probability of a value of a feature given the class, in every model",
     "pi": "class priors (a prime marks the priors where the classifier is used)",
-    "tau": "a threshold on a score (III.3) and on a posterior (IV.4)",
     "chi": "the chi-squared statistic and the distribution it is compared with",
 }
 
