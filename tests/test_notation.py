@@ -259,12 +259,6 @@ SHARED_GREEK = {
     "chi": "the chi-squared statistic and the distribution it is compared with",
 }
 
-# Second meanings a letter may keep on the page, each confined to one derivation, with its main
-# meaning elsewhere.  They are two meanings all the same, so the list is empty; an entry added here
-# names both meanings, and test_every_shared_letter_is_still_shared fails once it is not needed.
-LOCAL_SECOND_MEANINGS = {}
-
-
 _HEAD = re.compile(r"\s*(?:\\(?:hat|tilde|bar|widehat|widetilde)\s*\{?\s*)*"
                    r"(?:\\(?:mathbf|boldsymbol)\s*\{?\s*)?\\([a-z]+)(?![A-Za-z])")
 
@@ -288,9 +282,9 @@ def greek_sections(markdown):
 
 
 def letters_with_two_meanings(markdown):
-    """The Greek letters listed in two sections of the page and in neither exception list."""
+    """The Greek letters listed in two sections of the page and not in ``SHARED_GREEK``."""
     return {letter: sorted(sections) for letter, sections in greek_sections(markdown).items()
-            if len(sections) > 1 and letter not in set(SHARED_GREEK) | set(LOCAL_SECOND_MEANINGS)}
+            if len(sections) > 1 and letter not in SHARED_GREEK}
 
 
 def test_the_meaning_check_reads_the_heads_of_listed_symbols():
@@ -312,6 +306,5 @@ def test_each_greek_letter_has_one_meaning():
 def test_every_shared_letter_is_still_shared():
     # an exception that is no longer needed is removed, so the lists stay short
     sections = greek_sections(NOTATION.read_text(encoding="utf-8"))
-    excepted = set(SHARED_GREEK) | set(LOCAL_SECOND_MEANINGS)
-    assert all(len(sections.get(letter, ())) > 1 for letter in excepted), {
-        letter: sorted(sections.get(letter, ())) for letter in excepted}
+    assert all(len(sections.get(letter, ())) > 1 for letter in SHARED_GREEK), {
+        letter: sorted(sections.get(letter, ())) for letter in SHARED_GREEK}
