@@ -8,10 +8,12 @@ from io import StringIO
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-from nbcourse.mime import SELFCHECK
+from nbcourse.mime import SELFCHECK, TABLE
+from nbcourse.publish import table_form
 from nbcourse.selfcheck import choice
 from nbcourse_book import HANDLERS, POST_TRANSFORMS, mathml
 
@@ -243,6 +245,29 @@ def test_print_moves_solutions_to_an_appendix_with_page_pointers(project):
         rf"\phantomsection\label{{{label}}}") < tex.index("Two.")
     assert tex.count("Two.") == 1, "the solution is printed once, in the appendix"
     assert r"\chapter{References}" not in tex, "an empty chapter is dropped"
+
+
+def table_cell(frame):
+    return nbformat.v4.new_code_cell("frame", outputs=[nbformat.v4.new_output(
+        "display_data", data={TABLE: table_form(frame), "text/plain": "frame"})])
+
+
+def test_print_leaves_a_table_s_columns_and_spans_to_sphinx(project):
+    grouped = pd.DataFrame(
+        [[0.5, -0.25], [0.125, 2.0], [1.5, 0.0]], columns=["a mean", "a long column label"],
+        index=pd.MultiIndex.from_tuples([("u", 1), ("u", 2), ("v", 1)], names=["g", "k"]))
+    long = pd.DataFrame({"x": range(40), "words": ["a label of several words"] * 40})
+    app = project({"index.md": "# Home\n\n```{toctree}\nch\n```\n",
+                   "ch.ipynb": notebook("# Chapter", table_cell(grouped), table_cell(long))},
+                  builder="latex")
+    tex = (Path(app.outdir) / "tiny.tex").read_text(encoding="utf-8")
+    short, longer = tex.split(r"\begin{longtable}")
+    # Sphinx sizes the short table's columns (tabulary's T) and spans "u" over two rows
+    assert r"\begin{tabulary}{\linewidth}[t]{TTTT}" in short.replace("|", "")
+    assert r"\sphinxmultirow{2}" in short and r"\X{" not in short
+    assert "\u22120.25" in short, "a minus sign keeps to its digits"
+    # a table Sphinx sets as a longtable shares the line equally, so its texts break
+    assert longer.startswith(r"{\X{1}{3}\X{1}{3}\X{1}{3}}")
 
 
 # --- self-check questions and the answers page -----------------------------------------------

@@ -47,7 +47,8 @@ def _cell_html(cell: dict) -> str:
 
 
 def table_html(form) -> str:
-    """A table's JSON form as an HTML table (``table.dataframe``, as pandas classes it)."""
+    """A table's JSON form as an HTML table (``table.dataframe``, as pandas classes it): an
+    empty label is a data cell, where pandas' own ``text/html`` has empty header cells."""
     head, body, dimensions = table_rows(form)
 
     def rows(part):
@@ -58,73 +59,36 @@ def table_html(form) -> str:
             f"<tbody>{rows(body)}</tbody></table>{shown}")
 
 
-LINE_CHARACTERS = 72
-"""Characters of the book's body font on one line of the printed page, cell padding included."""
-
 NEGATIVE = re.compile(r"^-(?=[0-9.])")
 """A number's minus sign: U+2212 does not break from its digits at the end of a line as "-" can."""
 
-
-def _grid(rows: list) -> list[list[tuple[str, int]]]:
-    """Rows of ``(text, colspan)``; a label spanning rows is followed by empty cells below it."""
-    covered: dict[int, int] = {}  # column -> rows below still under a label that spans them
-    grid = []
-    for row in rows:
-        cells, out, column = iter(row), [], 0
-        while True:
-            if covered.get(column, 0) > 0:
-                covered[column] -= 1
-                out.append(("", 1))
-                column += 1
-                continue
-            cell = next(cells, None)
-            if cell is None:
-                break
-            if cell.get("rowspan", 1) > 1:
-                covered[column] = cell["rowspan"] - 1
-            out.append((cell["text"], cell.get("colspan", 1)))
-            column += cell.get("colspan", 1)
-        grid.append(out)
-    return grid
-
-
-def _widths(grid: list, ncols: int) -> list[int]:
-    """Column widths in characters for the printed line: each column its longest word at
-    least, the room left to longer texts in proportion to their want (up to 24)."""
-    need, want = [5] * ncols, [5] * ncols
-    for row in grid:
-        column = 0
-        for text, colspan in row:
-            if colspan == 1:
-                need[column] = max(need[column], max(map(len, text.split()), default=0) + 3)
-                want[column] = max(want[column], need[column], min(len(text), 24) + 3)
-            column += colspan
-    room, extra = LINE_CHARACTERS - sum(need), sum(want) - sum(need)
-    if room >= extra or extra == 0:
-        return want
-    return [n + (w - n) * max(room, 0) // extra for n, w in zip(need, want, strict=True)]
+LONGTABLE_ROWS = 30
+"""Rows above which Sphinx's LaTeX writer sets a table as a ``longtable`` (``is_longtable``)."""
 
 
 def table_node(form) -> nodes.table:
-    """A table's JSON form as a docutils table, for print."""
+    """A table's JSON form as a docutils table, for print.  Sphinx's LaTeX writer sizes the
+    columns of a table up to :data:`LONGTABLE_ROWS` rows (``tabulary``) and sets the spans
+    (``morecols``, ``morerows``); a longer table, a ``longtable`` whose ``l`` columns would
+    not break their texts, gets equal columns (``\\X{1}{n}``, Sphinx's own for such a table)."""
     head, body, _ = table_rows(form)
-    grid = _grid(head + body)
-    ncols = max((sum(span for _, span in row) for row in grid), default=0)
-    table = nodes.table(classes=["nbcourse-dataframe", "colwidths-given"])
+    ncols = max((sum(cell.get("colspan", 1) for cell in row) for row in head + body), default=0)
+    long = len(head) + len(body) > LONGTABLE_ROWS
+    table = nodes.table(classes=["nbcourse-dataframe"] + ["colwidths-given"] * long)
     group = nodes.tgroup(cols=ncols)
     table += group
-    group.extend(nodes.colspec(colwidth=width) for width in _widths(grid, ncols))
-    parts = (nodes.thead(), nodes.tbody())
-    for index, cells in enumerate(grid):
-        row = nodes.row()
-        for text, colspan in cells:
-            entry = nodes.entry(morecols=colspan - 1) if colspan > 1 else nodes.entry()
-            entry += nodes.paragraph(text=NEGATIVE.sub("\u2212", text))
-            row += entry
-        for _ in range(ncols - sum(span for _, span in cells)):
-            row += nodes.entry("", nodes.paragraph(text=""))
-        parts[index >= len(head)].append(row)
-    group.extend(part for part in parts if len(part))
+    group.extend(nodes.colspec(colwidth=1) for _ in range(ncols))
+    for part, rows in ((nodes.thead(), head), (nodes.tbody(), body)):
+        for cells in rows:
+            row = nodes.row()
+            for cell in cells:
+                entry = nodes.entry(**{f"more{name}s": cell[f"{name}span"] - 1
+                                       for name in ("col", "row") if f"{name}span" in cell})
+                entry += nodes.paragraph(text=NEGATIVE.sub("\u2212", cell["text"]))
+                row += entry
+            part += row
+        if len(part):
+            group += part
     return table
 
 
