@@ -265,6 +265,7 @@ def test_print_leaves_a_table_s_columns_and_spans_to_sphinx(project):
     # Sphinx sizes the short table's columns (tabulary's T) and spans "u" over two rows
     assert r"\begin{tabulary}{\linewidth}[t]{TTTT}" in short.replace("|", "")
     assert r"\sphinxmultirow{2}" in short and r"\X{" not in short
+    assert r"\setlength{\tymin}{7\fontcharwd\font`0 }" in short, "its longest word: column"
     assert "\u22120.25" in short, "a minus sign keeps to its digits"
     # a table Sphinx sets as a longtable shares the line equally, so its texts break
     assert longer.startswith(r"{\X{1}{3}\X{1}{3}\X{1}{3}}")

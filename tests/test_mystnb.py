@@ -182,8 +182,10 @@ def test_a_table_prints_as_a_docutils_table_with_its_spans():
     first = head[0]
     assert [e.astext() for e in first] == ["", "", "A", "B"]
     assert first[2]["morecols"] == 1 and "morecols" not in first[3]
-    assert [n.astext() for n in printed.findall(nodes.raw)] == [r"\begingroup\small",
-                                                                 r"\endgroup"]
+    # ragged-right columns, none narrower than the longest word, "0.500": five digits and one
+    assert [n.astext() for n in printed.findall(nodes.raw)] == [
+        r"\begingroup\small\newcolumntype{T}{L}\setlength{\tabcolsep}{5pt}"
+        r"\setlength{\tymin}{6\fontcharwd\font`0 }", r"\endgroup"]
 
 
 @pytest.mark.parametrize("rows", [mystnb.LONGTABLE_ROWS - 1, mystnb.LONGTABLE_ROWS])

@@ -93,10 +93,19 @@ def table_node(form) -> nodes.table:
 
 
 def table_nodes(form) -> list[nodes.Element]:
-    """The HTML form and the printed form of a table."""
+    """The HTML form and the printed form of a table.  In print, tabulary's columns are set
+    ragged right (``L``, not Sphinx's justified ``T``), 5 pt apart on each side, and its least
+    column width (``\\tymin``, which it caps at the line's share of one column) is the table's
+    longest word, in widths of a digit and one more, so that no column is narrower than a
+    number."""
     shown = nodes.raw("", table_html(form), format="html", classes=["output", "text_html"])
+    head, body, _ = table_rows(form)
+    longest = max((len(word) for row in head + body for cell in row
+                   for word in cell["text"].split()), default=0)
     printed = addnodes.only(expr="format_latex")
-    printed += nodes.raw("", r"\begingroup\small", format="latex")
+    printed += nodes.raw("", r"\begingroup\small\newcolumntype{T}{L}\setlength{\tabcolsep}{5pt}"
+                             rf"\setlength{{\tymin}}{{{longest + 1}\fontcharwd\font`0 }}",
+                         format="latex")
     printed += table_node(form)
     printed += nodes.raw("", r"\endgroup", format="latex")
     return [shown, printed]
