@@ -10,7 +10,7 @@ SLIDES := _build/slides
 STUDENT_BRANCH ?= student
 REMOTE ?= origin
 AXE    := tests/node_modules/axe-core/axe.min.js
-KATEX  := nbcourse_book/node_modules/katex/dist/katex.min.js
+TEMML  := nbcourse_book/node_modules/temml/dist/temml.cjs
 
 .PHONY: help book pdf slides check test test-notebooks test-grader test-book test-cpus refresh bench \
 	lint clean student student-branch push-student test-jupyterlab
@@ -44,15 +44,15 @@ $(STAMP): requirements.txt requirements-dev.txt requirements-nodeps.txt pyprojec
 	$(PY) -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	touch $(STAMP)
 
-book: $(STAMP) $(KATEX)
+book: $(STAMP) $(TEMML)
 	$(PY) -m nbcourse_book.build html $(if $(BRANCH),--branch $(BRANCH))
 	@if [ -f $(PDF) ]; then cp $(PDF) $(HTML)/ && echo "book: $(PDF) copied into $(HTML)"; fi
 
-# KaTeX typesets the book's mathematics at build time and PurgeCSS trims its stylesheet,
+# Temml typesets the book's mathematics at build time and PurgeCSS trims its stylesheet,
 # pinned by nbcourse_book/package-lock.json.
-$(KATEX): nbcourse_book/package.json nbcourse_book/package-lock.json
+$(TEMML): nbcourse_book/package.json nbcourse_book/package-lock.json
 	cd nbcourse_book && npm ci --no-audit --no-fund
-	touch $(KATEX)
+	touch $(TEMML)
 
 # The print edition: Jupyter Book's LaTeX route, xelatex through latexmk, warnings are errors.
 pdf: $(STAMP)
@@ -60,9 +60,9 @@ pdf: $(STAMP)
 	@test -s $(PDF) && echo "pdf: $(PDF)"
 	@if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/ && echo "pdf: copied into $(HTML)"; fi
 
-# Lecture slides: sphinx-revealjs serves its own reveal.js; KaTeX typesets the mathematics
+# Lecture slides: sphinx-revealjs serves its own reveal.js; Temml typesets the mathematics
 # at build time, as in the book.  Published beside the book as slides/ (.github/workflows).
-slides: $(STAMP) $(KATEX)
+slides: $(STAMP) $(TEMML)
 	$(PY) -m nbcourse_book.slides --out $(SLIDES)
 	@echo "slides: $(SLIDES)/index.html"
 

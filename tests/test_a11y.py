@@ -188,7 +188,7 @@ def test_wide_equations_scroll_from_their_start_with_a_cue_on_a_phone(browser, s
         wide = page.eval_on_selector_all(
             "div.math", "ds => ds.filter(d => d.scrollWidth > d.clientWidth + 2).map(d => {"
                         " const box = d.getBoundingClientRect();"
-                        " const eq = d.querySelector('.katex').getBoundingClientRect();"
+                        " const eq = d.querySelector('math').getBoundingClientRect();"
                         " return {cut_left: eq.left < box.left - 1,"
                         " scrolls: ['auto', 'scroll'].includes(getComputedStyle(d).overflowX),"
                         " cue: getComputedStyle(d).backgroundImage.includes('gradient')}; })")

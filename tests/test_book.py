@@ -59,24 +59,24 @@ def test_pages_load_nothing_from_the_network(built_book):
 
 
 def test_mathematics_is_typeset_when_the_book_is_built(built_book):
-    """KaTeX typesets every equation into the page once, as MathML Core: no HTML copy for
+    """Temml typesets every equation into the page once, as MathML Core: no HTML copy for
     the eye, no math script, stylesheet or font, the TeX kept for copying."""
     with_math = [p for p in pages(built_book) if 'class="math' in p.read_text(encoding="utf-8")]
     assert len(with_math) >= 10, f"only {len(with_math)} pages contain mathematics"
     for page in with_math:
         text = page.read_text(encoding="utf-8")
-        assert "katex-error" not in text, f"{page.name}: KaTeX could not typeset an equation"
-        # an inline formula is <math class="math ... katex katex-mathml">, a display one
-        # <div class="math"> ... <span class="katex"><math class="katex-mathml">
-        typeset = len(re.findall(r'<math class="(?:[^"]* )?katex-mathml"', text))
+        assert "temml-error" not in text, f"{page.name}: Temml could not typeset an equation"
+        # an inline formula is <math class="math ...">, or a <math> in <span class="math"
+        # id=...> when it is a target; a display one <div class="math"> ... <math display=
+        # "block">
+        typeset = text.count("<math")
         assert typeset, f"{page.name}: mathematics but nothing typeset"
         assert typeset == len(re.findall(r'class="math[" ]', text)), \
-            f"{page.name}: an element of class math without typeset mathematics"
-        assert typeset == text.count("<math "), f"{page.name}: MathML outside KaTeX's classes"
-        assert '<span class="katex-mathml">' not in text and \
-            not re.search(r'<span class="math">\s*<math', text), \
-            f"{page.name}: an inline formula wrapped in spans that add nothing"
-        assert "katex-html" not in text, f"{page.name}: a formula also typeset as HTML"
+            f"{page.name}: an element of class math without typeset mathematics, or MathML " \
+            "outside one"
+        assert not re.search(r'<span class="math">\s*<math', text), \
+            f"{page.name}: an inline formula wrapped in a span that adds nothing"
+        assert "katex" not in text, f"{page.name}: KaTeX's markup"
         maths = re.findall(r"<math\b.*?</math>", text, flags=re.S)
         assert len(maths) == typeset
         no_tex = [m[:120] for m in maths
@@ -92,10 +92,10 @@ def test_mathematics_is_typeset_when_the_book_is_built(built_book):
         prose = re.sub(r"<(pre|script|annotation)\b.*?</\1>", "", text, flags=re.S)
         assert not re.search(r"\\\(|\\\[|<script[^>]*mathjax|mjx-container", prose, re.I), \
             f"{page.name}: TeX left for a browser to typeset"
-        katex = [u for u in loaded_urls(page) if re.search(r"katex|mathjax", u, re.I)]
-        assert all(u.split("?")[0].endswith("copy-tex.min.js") for u in katex), \
-            f"{page.name}: loads {katex}"
-        for url in katex:
+        scripts = [u for u in loaded_urls(page) if re.search(r"temml|katex|mathjax", u, re.I)]
+        assert all(u.split("?")[0].endswith("temml/copy-tex.min.js") for u in scripts), \
+            f"{page.name}: loads {scripts}"
+        for url in scripts:
             local = urllib.parse.urlparse(url).path
             assert (page.parent / local).resolve().is_file(), f"{page.name}: {url} missing"
 
@@ -106,8 +106,7 @@ def test_numbered_equations_keep_their_numbers_and_references(built_book):
     assert equation, "equation eq-w-9 is not on its page"
     assert re.match(r'\s*<span class="eqno">\(24\)<a class="headerlink" '
                     r'href="#equation-eq-w-9"', equation.group(1)), equation.group(1)[:200]
-    assert '<span class="katex-display"><span class="katex"><math class="katex-mathml" ' \
-           'xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in equation.group(1)
+    assert '</span><math display="block" class="tml-display"' in equation.group(1)
     assert '<a class="reference internal" href="#equation-eq-w-9">Eq. 24</a>' in page, \
         "no reference to equation 24 on its page"
 
@@ -119,7 +118,9 @@ def test_pages_name_math_fonts_that_browsers_have(built_book):
     assert rule, "nbcourse.css does not set the font of MathML"
     families = [f.strip().strip('"') for f in rule.group(1).split(",")]
     assert families[-1] == "math" and "Latin Modern Math" in families, families
-    assert not (built_book / "_static" / "katex" / "fonts").exists(), "KaTeX fonts are built"
+    temml = [f.name for f in (built_book / "_static" / "temml").iterdir()]
+    assert temml == ["copy-tex.min.js"], f"more of Temml than copy-tex is built: {temml}"
+    assert not (built_book / "_static" / "katex").exists(), "KaTeX is built"
 
 
 def test_icons_are_inline_svg_without_an_icon_font_or_script(built_book):

@@ -188,26 +188,40 @@ def test_a_page_loads_each_script_once(project):
 
 # --- mathematics -----------------------------------------------------------------------------
 
-needs_katex = pytest.mark.skipif(not (mathml.KATEX / "katex.min.js").is_file(),
-                                 reason="KaTeX is not installed: make nbcourse_book/node_modules")
+needs_temml = pytest.mark.skipif(not (mathml.TEMML / mathml.LIBRARY).is_file(),
+                                 reason="Temml is not installed: make nbcourse_book/node_modules")
 
 
-@needs_katex
+@needs_temml
 def test_mathematics_is_mathml_core_with_numbers_and_no_script(project):
-    app = project({"index.md": "# Home\n\nInline $\\mathbf{x}_1$.\n\n$$\na^2\n$$ (eq-a)\n\n"
-                               "See {eq}`eq-a`.\n"}, math="bookmath")
+    app = project({"index.md": "# Home\n\nInline $\\boldsymbol\\theta_1$, $\\mathbb{R}$ and "
+                               "$\\stackrel{?}{=}$.\n\n$$\na^2\n$$ (eq-a)\n\nSee {eq}`eq-a`.\n"},
+                  math="bookmath")
     text = page(app)
-    assert '<math class="math katex katex-mathml"' in text
-    assert "\U0001D431" in text, "bold x as its mathematical letter, not mathvariant"
-    assert re.search(r'<span class="eqno">\(1\)<a class="headerlink" href="#equation-eq-a"',
-                     text)
-    assert "katex-html" not in text and "katex.min.js" not in text
-    assert 'src="_static/katex/copy-tex.min.js' in text
+    formulas = re.findall(r"<math\b.*?</math>", text, re.S)
+    assert len(formulas) == 4, "one <math> per formula"
+    assert formulas[0].startswith('<math class="math"><semantics><msub><mi>\U0001D73D</mi>'), \
+        "bold theta as its mathematical letter (U+1D73D)"
+    assert "\u211D" in formulas[1], "double-struck R as its letter"
+    assert "mathvariant" not in text.replace('mathvariant="normal"', ""), \
+        "letters styled by an attribute MathML Core does not know"
+    assert not re.search(r"<(mi|mn|mo|mtext)\b[^>]*>[^<]*<(?!/)", text), "a token holds markup"
+    tex = [re.search(r'<annotation encoding="application/x-tex">(.*?)</annotation>', f, re.S)
+           for f in formulas]
+    assert [t[1].strip() for t in tex] == ["\\boldsymbol\\theta_1", "\\mathbb{R}",
+                                           "\\stackrel{?}{=}", "a^2"]
+    assert re.search(r'<div class="math" id="equation-eq-a">\s*'
+                     r'<span class="eqno">\(1\)<a class="headerlink" href="#equation-eq-a"', text)
+    assert re.search(r'</span><math display="block" class="tml-display"', text)
+    assert "katex" not in text.lower()
+    assert 'src="_static/temml/copy-tex.min.js' in text
+    scripts = re.findall(r'<script[^>]*src="([^"]+)"', text)
+    assert not [s for s in scripts if "temml" in s and "copy-tex" not in s], scripts
 
 
-@needs_katex
-def test_mathematics_katex_cannot_typeset_stops_the_build(project):
-    with pytest.raises(Exception, match=r"KaTeX cannot typeset '\\\\frac\{1\}'"):
+@needs_temml
+def test_mathematics_temml_cannot_typeset_stops_the_build(project):
+    with pytest.raises(Exception, match=r"Temml cannot typeset '\\\\frac\{1\}'"):
         project({"index.md": "# Home\n\n$\\frac{1}$\n"}, math="bookmath")
 
 

@@ -211,7 +211,7 @@ def test_every_slide_renders_offline(browser, built_slides, slides_server, meeti
             "document.querySelectorAll('.reveal .slides section:not(:has(section))').length")
         assert seen >= (6 if deck != "index" else 4), f"{deck}: only {seen} slides"
         assert page.evaluate("document.querySelectorAll('script[src*=\"mathjax\" i], "
-                             "script[src*=\"katex\" i]').length") == 0
+                             "script[src*=\"temml\" i]').length") == 0
         assert not visit.errors, f"console errors: {visit.errors}"
         assert not visit.blocked, f"requests to the network: {visit.blocked}"
         assert not visit.failed, f"failed requests: {visit.failed}"

@@ -12,7 +12,7 @@ HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this
     ("builder-inited", LATE, pages.merge_drawn_alike_tokens),
     ("builder-inited", LATE, pages.accessible_translator),  # wraps the theme's translator
     ("builder-inited", LATE, printing.number_through_the_book),  # after sphinx-jupyterbook-latex
-    ("builder-inited", LATE, mathml.start_katex),
+    ("builder-inited", LATE, mathml.start_temml),
     ("builder-inited", LATE, mathml.add_assets),
     ("builder-inited", LATE, stylesheet.remove_stale_bundle),
     ("env-get-outdated", LATE, printing.reread_gathering_pages),
@@ -67,5 +67,5 @@ def setup_slides(app):
     book's MathML renderer and the KaTeX it typesets with."""
     app.add_html_math_renderer(mathml.NAME, inline_renderers=(mathml.visit_math, None),
                                block_renderers=(mathml.visit_displaymath, None))
-    app.connect("builder-inited", mathml.start_katex, priority=LATE)
+    app.connect("builder-inited", mathml.start_temml, priority=LATE)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
