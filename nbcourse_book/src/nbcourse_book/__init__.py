@@ -64,7 +64,7 @@ def setup(app):
 
 def setup_slides(app):
     """The extension of the slides' own Sphinx project (:mod:`nbcourse_book.slides`): the
-    book's MathML renderer and the KaTeX it typesets with."""
+    book's MathML renderer and the Temml it typesets with."""
     app.add_html_math_renderer(mathml.NAME, inline_renderers=(mathml.visit_math, None),
                                block_renderers=(mathml.visit_displaymath, None))
     app.connect("builder-inited", mathml.start_temml, priority=LATE)

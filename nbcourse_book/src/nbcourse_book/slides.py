@@ -1,6 +1,6 @@
 """Lecture slides: one reveal.js deck per meeting of ``instructor/lecture_outlines.md``, made
 of the outline and of its chapters' own labelled equations and stored figures, built by
-sphinx-revealjs (which serves its own reveal.js) with the mathematics typeset by KaTeX at
+sphinx-revealjs (which serves its own reveal.js) with the mathematics typeset by Temml at
 build time, as in the book (``mathml``).  ``python -m nbcourse_book.slides [--out DIR]``."""
 
 import argparse
