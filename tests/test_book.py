@@ -489,17 +489,3 @@ def test_token_types_drawn_alike_by_both_styles_share_a_class():
     other = drawn_alike(["a11y-high-contrast-light", "tango"])
     assert other[Name] is not Text
     assert other[String.Double] is not other[Operator]
-
-
-def test_inline_code_of_one_word_has_no_span_per_word(built_book):
-    """Sphinx wraps each word of inline code in ``<span class="pre">``; a literal of one
-    word is written bare, words of a longer one keep their spans."""
-    notation = (built_book / "book" / "notation.html").read_text(encoding="utf-8")
-    literals = re.findall(r'<code class="docutils literal notranslate">(.*?)</code>', notation,
-                          flags=re.S)
-    one_word = [c for c in literals if not re.search(r"\s", re.sub(r"<[^>]+>", "", c))]
-    assert len(one_word) > 50, f"only {len(one_word)} one-word literals on the notation page"
-    wrapped = [c for c in one_word if "<span" in c]
-    assert not wrapped, f"one-word inline code in spans: {wrapped[:3]}"
-    several = [c for c in literals if c not in one_word]
-    assert several and all('<span class="pre">' in c for c in several)

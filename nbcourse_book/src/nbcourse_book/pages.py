@@ -105,15 +105,7 @@ def _pixel_size(node):
 class AccessibleHTMLMixin:
     """docutils 0.21's HTML writer with a bibliography entry as a ``listitem`` (not
     ``doc-biblioentry``, which a list may not hold), an image's file size in pixels as its
-    ``width`` and ``height`` (set after Sphinx links sized images to their files), and inline
-    code of one word without ``<span class="pre">``."""
-
-    def visit_Text(self, node):
-        text = node.astext()
-        if self.protect_literal_text and text.strip() and not any(c.isspace() for c in text):
-            self.body.append(self.encode(text))
-            return
-        super().visit_Text(node)
+    ``width`` and ``height`` (set after Sphinx links sized images to their files)."""
 
     def visit_citation(self, node):
         if not isinstance(node.previous_sibling(), type(node)):
