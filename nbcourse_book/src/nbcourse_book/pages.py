@@ -72,12 +72,16 @@ def drop_unused_assets(app, pagename, templatename, context, doctree):
 
 def tex_to_text(tex):
     """Plain Unicode for the TeX of a page's first lines, by pylatexenc's ``latex2text``
-    (sub- and superscripts stay ``_`` and ``^``).
+    (sub- and superscripts stay ``_`` and ``^``; ``\\tfrac`` and ``\\dfrac``, which it does
+    not know, are fractions as ``\\frac`` is), on one line.
 
     >>> tex_to_text(r"Q^{-j} = \\theta_j \\pi_1 \\mid \\mathbf x")
     'Q^-j = θ_j π_1 |𝐱'
+    >>> tex_to_text("\\\\tfrac{1}{2} = \\\\frac{a}\\n{b}")
+    '1/2 = a/b'
     """
-    return LatexNodes2Text().latex_to_text(tex).strip()
+    tex = re.sub(r"\\[td]frac(?![A-Za-z])", r"\\frac", tex)
+    return " ".join(LatexNodes2Text().latex_to_text(tex).split())
 
 
 def plain_text_for_description(app, pagename, templatename, context, doctree):
@@ -87,8 +91,7 @@ def plain_text_for_description(app, pagename, templatename, context, doctree):
     if doctree is None:
         return
     for node in list(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block)))):
-        text = " ".join(tex_to_text(line) for line in node.astext().split("\n") if line.strip())
-        node.replace_self(nodes.inline(text=text))
+        node.replace_self(nodes.inline(text=tex_to_text(node.astext())))
     for paragraph in doctree.findall(nodes.paragraph):
         paragraph.children = [nodes.Text(" ".join(paragraph.astext().split()))]
 
