@@ -2,9 +2,9 @@
 
 Drives Debian's Chromium (``/usr/bin/chromium``) with Playwright.  Only requests to the
 local server are allowed.  For every page: no console errors, no failed requests, every
-image decoded, mathematics typeset when the book was built (KaTeX: HTML for the eye and
-MathML in the accessibility tree, no math script in the page), and on pages with interactive
-figures, moving a control changes the displayed image.  A screenshot of each page is
+image decoded, mathematics typeset when the book was built (Temml's MathML Core, for the
+eye and the accessibility tree alike, no math script in the page), and on pages with
+interactive figures, moving a control changes the displayed image.  A screenshot of each page is
 saved in ``_build/screenshots`` for a person to look at.
 """
 

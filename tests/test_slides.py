@@ -104,7 +104,7 @@ def test_slides_are_not_built_over_a_folder_of_something_else(tmp_path):
     assert (tmp_path / "out" / "notes.txt").read_text(encoding="utf-8") == "kept"
 
 
-@pytest.mark.book  # KaTeX from npm typesets the mathematics
+@pytest.mark.book  # Temml from npm typesets the mathematics
 def test_a_rebuild_leaves_no_deck_of_a_renamed_meeting(tmp_path):
     root = project(tmp_path, "## A\n\n" + MEETING)
     slides.build(root, tmp_path / "out")
