@@ -308,3 +308,86 @@ def test_every_shared_letter_is_still_shared():
     sections = greek_sections(NOTATION.read_text(encoding="utf-8"))
     assert all(len(sections.get(letter, ())) > 1 for letter in SHARED_GREEK), {
         letter: sorted(sections.get(letter, ())) for letter in SHARED_GREEK}
+
+
+# --- one meaning per lower-case Latin letter ------------------------------------------------
+
+# Latin letters the notation page may list in more than one section because the meaning is the
+# same there, each with that meaning.
+SHARED_LATIN = {
+    "c": "a class ($\\bar c$ is every class other than $c$)",
+    "d": "the number of features, which in a text are its tokens ($d_v$ of them equal to word $v$)",
+    "g": "a discriminant: the log posterior odds, or the log score of a class",
+    "p": "a probability (a p-value is the upright $\\mathrm p$, never a head here)",
+    "q": "the probability of a binary feature in the second class",
+    "v": "a value of a feature, which in a text is a word",
+    "w": "a weight of a linear discriminant, and its bias $w_0$",
+    "x": "a feature, or the vector of features of a case",
+    "y": "the class label",
+}
+
+# Letters that still have a second meaning on the page: each entry is a debt, and the test below
+# fails once the clash is gone, so that the entry is removed with it.
+LATIN_STILL_AMBIGUOUS = {
+    "a": "the weight of $x_j^2$ (IV.1) and the slope of Platt's map (III.1)",
+    "b": "a presence bit (II.1, III.2) and the intercept of Platt's map (III.1)",
+    "e": "Euler's number and the one-hot code $\\mathbf e_v$ (II.1)",
+    "f": "the PoB likelihood $f_v$ (II.2) and the isotonic map's values $f_n$ (III.1)",
+    "n": "a case and the counts $n_A$, $n_B$ of McNemar's test (III.3)",
+    "s": "a shift (I.2), a log score $s_c$ (III.1) and a number in a proof",
+    "t": "a logistic argument and a target (I.3), a cut point (IV.1), a number in a proof and "
+         "the quantile $t_{J-1}$ (III.3)",
+    "u": "a Newton step, an upper bound (II.3), an inverse temperature (III.1) and a value (III.4)",
+}
+
+_LATIN_HEAD = re.compile(r"\s*(?:\\(?:hat|tilde|bar|widehat|widetilde)\s*\{?\s*)*"
+                         r"(?:\\(?:mathbf|boldsymbol)\s*\{?\s*)?([a-z])(?![A-Za-z])")
+
+
+def latin_sections(markdown):
+    """``{letter: {section headings}}``: where each lower-case Latin letter heads a symbol.
+
+    As for the Greek letters, the head is the letter a symbol of the first column starts with,
+    after accents and a bold font, so that $\\mathbf x$ and $x_j$ both count for ``x``; an upright
+    letter (``\\mathrm p``) or a name (``\\mathrm{Ent}``) heads nothing."""
+    found, section = {}, None
+    for line in markdown.split(SOURCES_HEADING)[0].split("\n"):
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
+        elif line.startswith("| $"):
+            for segment in math_segments(line.strip().strip("|").split("|")[0]):
+                m = _LATIN_HEAD.match(segment)
+                if m:
+                    found.setdefault(m.group(1), set()).add(section)
+    return found
+
+
+def latin_letters_with_two_meanings(markdown, shared=None):
+    """The Latin letters listed in two sections of the page and not in ``shared``."""
+    shared = {**SHARED_LATIN, **LATIN_STILL_AMBIGUOUS} if shared is None else shared
+    return {letter: sorted(sections) for letter, sections in latin_sections(markdown).items()
+            if len(sections) > 1 and letter not in shared}
+
+
+def test_the_latin_check_reads_the_heads_of_listed_symbols():
+    page = ("## Part I\n\n| Symbol | Meaning |\n|---|---|\n| $\\sigma(t)$ | logistic |\n"
+            "| $\\mathbf{x}$, $x_j$ | features |\n| $\\hat p_j$ | estimate |\n\n## Part IV\n\n"
+            "| Symbol | Meaning |\n|---|---|\n| $B$, $t_b$ | cut points |\n"
+            "| $\\mathrm{Gain}(t)$, $\\mathrm p$ | gain, p-value |\n| $x_{nj}$ | a feature |\n")
+    assert latin_sections(page) == {"x": {"Part I", "Part IV"}, "p": {"Part I"}, "t": {"Part IV"}}
+    assert latin_letters_with_two_meanings(page, shared={}) == {"x": ["Part I", "Part IV"]}
+    assert latin_letters_with_two_meanings(page, shared={"x": "a feature"}) == {}
+
+
+def test_each_latin_letter_has_one_meaning():
+    found = latin_letters_with_two_meanings(NOTATION.read_text(encoding="utf-8"))
+    assert not found, ("book/notation.md lists these Latin letters in more than one section, each "
+                       "with its own meaning; give one of them another letter, or, if the meaning "
+                       f"is the same, say so in SHARED_LATIN: {found}")
+
+
+def test_every_shared_latin_letter_is_still_shared():
+    sections = latin_sections(NOTATION.read_text(encoding="utf-8"))
+    listed = {**SHARED_LATIN, **LATIN_STILL_AMBIGUOUS}
+    assert all(len(sections.get(letter, ())) > 1 for letter in listed), {
+        letter: sorted(sections.get(letter, ())) for letter in listed}
