@@ -257,6 +257,7 @@ SHARED_GREEK = {
     "theta": "the probability of a value of a feature given the class, in every model",
     "pi": "class priors (a prime marks the priors where the classifier is used)",
     "chi": "the chi-squared statistic and the distribution it is compared with",
+    "tau": "a threshold: on a score, on a posterior, or a cut point on a continuous feature",
 }
 
 _HEAD = re.compile(r"\s*(?:\\(?:hat|tilde|bar|widehat|widetilde)\s*\{?\s*)*"
@@ -315,6 +316,7 @@ def test_every_shared_letter_is_still_shared():
 # Latin letters the notation page may list in more than one section because the meaning is the
 # same there, each with that meaning.
 SHARED_LATIN = {
+    "b": "a bit: a genuine 0/1 feature, or the presence bit $b_v$ of a word",
     "c": "a class ($\\bar c$ is every class other than $c$)",
     "d": "the number of features, which in a text are its tokens ($d_v$ of them equal to word $v$)",
     "g": "a discriminant: the log posterior odds, or the log score of a class",
@@ -329,14 +331,9 @@ SHARED_LATIN = {
 # Letters that still have a second meaning on the page: each entry is a debt, and the test below
 # fails once the clash is gone, so that the entry is removed with it.
 LATIN_STILL_AMBIGUOUS = {
-    "a": "the weight of $x_j^2$ (IV.1) and the slope of Platt's map (III.1)",
-    "b": "a presence bit (II.1, III.2) and the intercept of Platt's map (III.1)",
     "e": "Euler's number and the one-hot code $\\mathbf e_v$ (II.1)",
-    "f": "the PoB likelihood $f_v$ (II.2) and the isotonic map's values $f_n$ (III.1)",
-    "n": "a case and the counts $n_A$, $n_B$ of McNemar's test (III.3)",
-    "s": "a shift (I.2), a log score $s_c$ (III.1) and a number in a proof",
-    "t": "a logistic argument and a target (I.3), a cut point (IV.1), a number in a proof and "
-         "the quantile $t_{J-1}$ (III.3)",
+    "t": "a target $t_n$ (I.3, III.1), a number in a proof, and the quantile $t_{J-1}$ of the "
+         "t-distribution (III.3)",
     "u": "a Newton step, an upper bound (II.3), an inverse temperature (III.1) and a value (III.4)",
 }
 
