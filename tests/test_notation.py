@@ -331,7 +331,6 @@ SHARED_LATIN = {
 # Letters that still have a second meaning on the page: each entry is a debt, and the test below
 # fails once the clash is gone, so that the entry is removed with it.
 LATIN_STILL_AMBIGUOUS = {
-    "e": "Euler's number and the one-hot code $\\mathbf e_v$ (II.1)",
     "t": "a target $t_n$ (I.3, III.1), a number in a proof, and the quantile $t_{J-1}$ of the "
          "t-distribution (III.3)",
     "u": "a Newton step, an upper bound (II.3), an inverse temperature (III.1) and a value (III.4)",
