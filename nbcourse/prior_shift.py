@@ -166,7 +166,7 @@ def em_priors(proba, train_priors, *, max_iter=1000, tol=1e-8) -> PriorEstimate:
     the current priors (E-step, :func:`adjust_posteriors`) and takes their mean over the cases as
     the next priors (M-step):
 
-    ``p^(k)(c | x_i) ∝ [π'^(k)_c / π_c] p(c | x_i)``,   ``π'^(k+1)_c = (1/N) Σ_i p^(k)(c | x_i)``.
+    ``p^(s)(c | x_i) ∝ [π'^(s)_c / π_c] p(c | x_i)``,   ``π'^(s+1)_c = (1/N) Σ_i p^(s)(c | x_i)``.
 
     This is EM for the mixture ``p'(x) = Σ_c π'_c p(x | c)`` with the components known through
     the classifier, so the log likelihood :func:`prior_shift_log_likelihood` never decreases and
