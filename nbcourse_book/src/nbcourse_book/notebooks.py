@@ -306,7 +306,6 @@ class StudentNotebookBuilder(Builder):
     name = "studentnb"
     format = "studentnb"
     epilog = "student notebooks are in %(outdir)s"
-    allow_parallel = False
 
     def get_outdated_docs(self):
         return self.env.found_docs
