@@ -312,3 +312,12 @@ def test_student_notebooks_link_the_assignment_file_and_leave_out_solutions(proj
     assert "mybinder" not in markdown and "Two." not in markdown
     solutions = json.loads((Path(app.outdir) / "solutions.ipynb").read_text(encoding="utf-8"))
     assert "Two." not in json.dumps(solutions)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("> A quoted line.\n", "a block_quote node ('A quoted line.')"),
+    ("Some <sup>raised</sup> text.\n", "an inline raw node ('<sup>')")])
+def test_a_kind_of_node_the_student_notebooks_do_not_write_is_an_error(project, text, expected):
+    """The writer handles the kinds of node the book uses; any other is named, never dropped."""
+    with pytest.raises(ValueError, match=re.escape(f"index: no Markdown is written for {expected}")):
+        project({"index.md": "# Home\n\n" + text}, builder="studentnb")

@@ -141,7 +141,7 @@ class Writer:
 
     def block(self, node) -> str:  # noqa: C901 - one branch per kind of node
         name = node.tagname
-        if isinstance(node, SKIP) or name in ("index", "tabular_col_spec", "script", "only"):
+        if isinstance(node, SKIP) or name in ("index", "tabular_col_spec"):
             return ""
         if isinstance(node, nodes.paragraph):
             return anchors(node) + self.inline(node)
@@ -153,8 +153,6 @@ class Writer:
                 return body
             tag = f"\n\\tag{{{self.number('displaymath', node)}}}" if node.get("label") else ""
             return f"{anchors(node)}\n\n$$\n{body}{tag}\n$$" if tag else f"$$\n{body}\n$$"
-        if isinstance(node, nodes.literal_block):
-            return f"```{node.get('language', '')}\n{node.astext()}\n```"
         if isinstance(node, (nodes.bullet_list, nodes.enumerated_list)):
             items = []
             for k, item in enumerate(node.children, 1):
@@ -168,24 +166,15 @@ class Writer:
                 definition = next(iter(item.findall(nodes.definition)), None)
                 entries.append(", ".join(terms) + ": " + (self.blocks(definition) if definition else ""))
             return "\n\n".join(entries)
-        if isinstance(node, nodes.block_quote):
-            return "\n".join("> " + line for line in self.blocks(node).split("\n"))
         if isinstance(node, nodes.table):
             return self.table(node)
-        if isinstance(node, nodes.figure):
-            image = next(iter(node.findall(nodes.image)), None)
-            shown = f"![{image.get('alt', '')}]({self.image_uri(image)})\n\n" if image else ""
-            return shown + self.caption(node)
-        if isinstance(node, nodes.image):
-            return f"![{node.get('alt', '')}]({self.image_uri(node)})"
         if isinstance(node, nodes.raw):  # HTML kept, except the HTML book's own scripts
             html = node.get("format") == "html" and not node.astext().lstrip().startswith("<script")
             return node.astext() if html else ""
         if isinstance(node, nodes.citation):
             return "- " + anchors(node) + " ".join(self.inline(p) for p in node.findall(nodes.paragraph))
-        if name in ("exercise_enumerable_node", "exercise_node"):
-            number = self.number("exercise", node) if name == "exercise_enumerable_node" else ""
-            return f"{anchors(node)}\n{self.heading('Exercise', number, node)} " \
+        if name == "exercise_enumerable_node":
+            return f"{anchors(node)}\n{self.heading('Exercise', self.number('exercise', node), node)} " \
                    f"{self.blocks(self.content(node))}"
         if name == "solution_node":
             return self.solution(node)
@@ -204,9 +193,8 @@ class Writer:
             if "dropdown" in node.get("classes", []):
                 return f"<details>\n<summary>{title}</summary>\n\n{body}\n\n</details>"
             return quote(f"{anchors(node)}**{title}.**", body)
-        if isinstance(node, (nodes.Element,)) and node.children:
-            return self.blocks(node)
-        return ""
+        raise ValueError(f"{self.docname}: no Markdown is written for a {name} node "
+                         f"({node.astext()[:40]!r}); only the kinds of block the book uses are")
 
     def content(self, node):
         """The body of a sphinx-proof or sphinx-exercise node: its children after the title."""
@@ -241,12 +229,6 @@ class Writer:
         number = f"*Fig. {self.number('figure', figure)}.* " if figure.get("ids") else ""
         return f"{anchors(figure)}{number}{text}{legend}"
 
-    def image_uri(self, image) -> str:
-        uri = image.get("uri", "")
-        if "://" in uri or uri.startswith("data:"):
-            return uri
-        return posixpath.relpath(uri, posixpath.dirname(self.docname) or ".")
-
     def table(self, node) -> str:
         rows = []
         for row in node.findall(nodes.row):
@@ -280,17 +262,12 @@ class Writer:
             return f"{lead}{mark}{core}{mark}{trail}"
         if isinstance(node, nodes.reference):
             return f"[{self.inline(node)}]({self.href(node)})"
-        if isinstance(node, nodes.raw):
-            return node.astext() if node.get("format") == "html" else ""
-        if isinstance(node, nodes.target):
-            return anchors(node)
-        if isinstance(node, nodes.image):
-            return f"![{node.get('alt', '')}]({self.image_uri(node)})"
-        if isinstance(node, nodes.footnote_reference) or node.tagname == "index":
+        if node.tagname == "index":
             return ""
-        if isinstance(node, nodes.Element):
+        if isinstance(node, (nodes.inline, nodes.paragraph)):
             return self.inline(node)
-        return ""
+        raise ValueError(f"{self.docname}: no Markdown is written for an inline {node.tagname} "
+                         f"node ({node.astext()[:40]!r}); only the kinds of text the book uses are")
 
     def href(self, node) -> str:
         if "refid" in node:
