@@ -314,8 +314,16 @@ def test_student_notebooks_link_the_assignment_file_and_leave_out_solutions(proj
     assert "Two." not in json.dumps(solutions)
 
 
+def test_student_notebooks_keep_a_quote_and_a_code_block(project):
+    app = project({"index.md": "# Home\n\n> A quoted line.\n\n```python\nx = 1\n```\n"},
+                  builder="studentnb")
+    cells = json.loads((Path(app.outdir) / "index.ipynb").read_text(encoding="utf-8"))["cells"]
+    markdown = "\n".join(c["source"] for c in cells)
+    assert "> A quoted line." in markdown and "```python\nx = 1\n```" in markdown
+
+
 @pytest.mark.parametrize("text, expected", [
-    ("> A quoted line.\n", "a block_quote node ('A quoted line.')"),
+    ("A line.[^a]\n\n[^a]: A note.\n", "an inline footnote_reference node ('1')"),
     ("Some <sup>raised</sup> text.\n", "an inline raw node ('<sup>')")])
 def test_a_kind_of_node_the_student_notebooks_do_not_write_is_an_error(project, text, expected):
     """The writer handles the kinds of node the book uses; any other is named, never dropped."""

@@ -153,6 +153,8 @@ class Writer:
                 return body
             tag = f"\n\\tag{{{self.number('displaymath', node)}}}" if node.get("label") else ""
             return f"{anchors(node)}\n\n$$\n{body}{tag}\n$$" if tag else f"$$\n{body}\n$$"
+        if isinstance(node, nodes.literal_block):
+            return f"```{node.get('language', '')}\n{node.astext().rstrip()}\n```"
         if isinstance(node, (nodes.bullet_list, nodes.enumerated_list)):
             items = []
             for k, item in enumerate(node.children, 1):
@@ -166,6 +168,8 @@ class Writer:
                 definition = next(iter(item.findall(nodes.definition)), None)
                 entries.append(", ".join(terms) + ": " + (self.blocks(definition) if definition else ""))
             return "\n\n".join(entries)
+        if isinstance(node, nodes.block_quote):
+            return "\n".join("> " + line for line in self.blocks(node).split("\n"))
         if isinstance(node, nodes.table):
             return self.table(node)
         if isinstance(node, nodes.raw):  # HTML kept, except the HTML book's own scripts
