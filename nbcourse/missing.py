@@ -407,15 +407,15 @@ def remove_values(X, rate, *, mechanism="mcar", values=None, seed=None, missing=
     * ``"mcar"`` (missing completely at random, Rubin 1976): every entry goes missing with
       probability ``rate``, whatever its value and class.
     * ``"mnar"`` (missing not at random): only the entries of feature ``j`` equal to one value
-      ``u_j`` can go missing, each with probability ``min(1, rate · N / N_{j u_j})``, where
-      ``N_{j u_j}`` is the number of rows with ``x_j = u_j``; so a share ``rate`` of the
+      ``v*_j`` can go missing, each with probability ``min(1, rate · N / N_{j v*_j})``, where
+      ``N_{j v*_j}`` is the number of rows with ``x_j = v*_j``; so a share ``rate`` of the
       feature goes missing when there are enough such rows (otherwise all of them do).  The
       chance of going missing depends on the value itself: the self-masking mechanism
       discussed by Little & Rubin (2019).  A hole then identifies the value, the case most
       favourable to coding "missing" as a category of its own.
-    * ``"mnar-partial"``: an entry with ``x_j = u_j`` goes missing with twice the probability
-      of any other entry of feature ``j``, ``q = min(1, 2 · rate · N / (N + N_{j u_j}))``
-      against ``rate · N / (N + N_{j u_j})``, so that a share ``rate`` of the feature goes
+    * ``"mnar-partial"``: an entry with ``x_j = v*_j`` goes missing with twice the probability
+      of any other entry of feature ``j``, ``q = min(1, 2 · rate · N / (N + N_{j v*_j}))``
+      against ``rate · N / (N + N_{j v*_j})``, so that a share ``rate`` of the feature goes
       missing: the value changes the chance of a hole, but a hole does not identify it.
     * ``"class"``: every entry of a row of the first class of ``y`` (its smallest label) goes
       missing with twice the probability of an entry of any other row, whatever the values,
@@ -431,7 +431,7 @@ def remove_values(X, rate, *, mechanism="mcar", values=None, seed=None, missing=
         The intended share of entries of each feature made missing.
     mechanism : {"mcar", "mnar", "mnar-partial", "class"}, default "mcar"
     values : int, sequence of int or None, default None
-        ``u_j`` for ``"mnar"`` and ``"mnar-partial"``: the value that goes missing (more often)
+        ``v*_j`` for ``"mnar"`` and ``"mnar-partial"``: the value that goes missing (more often)
         in each feature (an int applies to all).  ``None`` takes each feature's largest code,
         which for a 0/1 feature is 1 (a "yes" that is not reported).
     seed : None, int, SeedSequence or Generator

@@ -333,7 +333,7 @@ SHARED_LATIN = {
 LATIN_STILL_AMBIGUOUS = {
     "t": "a target $t_n$ (I.3, III.1), a number in a proof, and the quantile $t_{J-1}$ of the "
          "t-distribution (III.3)",
-    "u": "a Newton step, an upper bound (II.3), an inverse temperature (III.1) and a value (III.4)",
+    "u": "a Newton step, an upper bound (II.3) and an inverse temperature (III.1)",
 }
 
 _LATIN_HEAD = re.compile(r"\s*(?:\\(?:hat|tilde|bar|widehat|widetilde)\s*\{?\s*)*"
