@@ -260,12 +260,14 @@ SHARED_GREEK = {
     "tau": "a threshold: on a score, on a posterior, or a cut point on a continuous feature",
 }
 
-_HEAD = re.compile(r"\s*(?:\\(?:hat|tilde|bar|widehat|widetilde)\s*\{?\s*)*"
-                   r"(?:\\(?:mathbf|boldsymbol)\s*\{?\s*)?\\([a-z]+)(?![A-Za-z])")
+_ACCENTS = (r"\s*(?:\\(?:hat|tilde|bar|widehat|widetilde)\s*\{?\s*)*"
+            r"(?:\\(?:mathbf|boldsymbol)\s*\{?\s*)?")
+_HEAD = re.compile(_ACCENTS + r"\\([a-z]+)(?![A-Za-z])")
 
 
-def greek_sections(markdown):
-    """``{letter: {section headings}}``: where each lower-case Greek letter heads a symbol.
+def letter_sections(markdown, head, letters=None):
+    """``{letter: {section headings}}``: where each letter that ``head`` reads (and that is in
+    ``letters``, if given) heads a symbol.
 
     A symbol is one ``$...$`` of the first column of a table row; its head is the letter it
     starts with (after accents and a bold font), so ``$\\hat\\theta_{vc}(\\alpha)$`` is listed
@@ -276,16 +278,26 @@ def greek_sections(markdown):
             section = line.lstrip("#").strip()
         elif line.startswith("| $"):
             for segment in math_segments(line.strip().strip("|").split("|")[0]):
-                m = _HEAD.match(segment)
-                if m and m.group(1) in GREEK_LOWER:
+                m = head.match(segment)
+                if m and (letters is None or m.group(1) in letters):
                     found.setdefault(m.group(1), set()).add(section)
     return found
 
 
+def greek_sections(markdown):
+    """Where each lower-case Greek letter heads a symbol (:func:`letter_sections`)."""
+    return letter_sections(markdown, _HEAD, GREEK_LOWER)
+
+
+def with_two_meanings(sections, shared):
+    """The letters of ``sections`` listed in two sections of the page and not in ``shared``."""
+    return {letter: sorted(where) for letter, where in sections.items()
+            if len(where) > 1 and letter not in shared}
+
+
 def letters_with_two_meanings(markdown):
     """The Greek letters listed in two sections of the page and not in ``SHARED_GREEK``."""
-    return {letter: sorted(sections) for letter, sections in greek_sections(markdown).items()
-            if len(sections) > 1 and letter not in SHARED_GREEK}
+    return with_two_meanings(greek_sections(markdown), SHARED_GREEK)
 
 
 def test_the_meaning_check_reads_the_heads_of_listed_symbols():
@@ -336,33 +348,20 @@ LATIN_STILL_AMBIGUOUS = {
     "u": "a Newton step, an upper bound (II.3) and an inverse temperature (III.1)",
 }
 
-_LATIN_HEAD = re.compile(r"\s*(?:\\(?:hat|tilde|bar|widehat|widetilde)\s*\{?\s*)*"
-                         r"(?:\\(?:mathbf|boldsymbol)\s*\{?\s*)?([a-z])(?![A-Za-z])")
+_LATIN_HEAD = re.compile(_ACCENTS + r"([a-z])(?![A-Za-z])")
 
 
 def latin_sections(markdown):
-    """``{letter: {section headings}}``: where each lower-case Latin letter heads a symbol.
-
-    As for the Greek letters, the head is the letter a symbol of the first column starts with,
-    after accents and a bold font, so that $\\mathbf x$ and $x_j$ both count for ``x``; an upright
-    letter (``\\mathrm p``) or a name (``\\mathrm{Ent}``) heads nothing."""
-    found, section = {}, None
-    for line in markdown.split(SOURCES_HEADING)[0].split("\n"):
-        if line.startswith("#"):
-            section = line.lstrip("#").strip()
-        elif line.startswith("| $"):
-            for segment in math_segments(line.strip().strip("|").split("|")[0]):
-                m = _LATIN_HEAD.match(segment)
-                if m:
-                    found.setdefault(m.group(1), set()).add(section)
-    return found
+    """Where each lower-case Latin letter heads a symbol (:func:`letter_sections`): $\\mathbf x$
+    and $x_j$ both count for ``x``; an upright letter (``\\mathrm p``) or a name
+    (``\\mathrm{Ent}``) heads nothing."""
+    return letter_sections(markdown, _LATIN_HEAD)
 
 
 def latin_letters_with_two_meanings(markdown, shared=None):
     """The Latin letters listed in two sections of the page and not in ``shared``."""
     shared = {**SHARED_LATIN, **LATIN_STILL_AMBIGUOUS} if shared is None else shared
-    return {letter: sorted(sections) for letter, sections in latin_sections(markdown).items()
-            if len(sections) > 1 and letter not in shared}
+    return with_two_meanings(latin_sections(markdown), shared)
 
 
 def test_the_latin_check_reads_the_heads_of_listed_symbols():
