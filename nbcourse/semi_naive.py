@@ -303,10 +303,10 @@ class TreeAugmentedNB(_CodesNB):
     parent_ : ndarray of int64, shape (n_features,)
         Each feature's feature parent, ``-1`` for the root.
     table_count_ : list of ndarray, each shape (C, V_{pa(j)}, V_j)
-        ``N_{c,u,v}``: class-``c`` rows with parent value ``u`` and ``x_j = v`` (for the root,
+        ``N_{c,v',v}``: class-``c`` rows with parent value ``v'`` and ``x_j = v`` (for the root,
         one parent value).
     feature_log_prob_ : list of ndarray, each shape (C, V_{pa(j)}, V_j)
-        ``ln P(x_j = v | x_{pa(j)} = u, c)``.
+        ``ln P(x_j = v | x_{pa(j)} = v', c)``.
 
     Examples
     --------

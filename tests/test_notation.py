@@ -270,7 +270,7 @@ def letter_sections(markdown, head, letters=None):
     ``letters``, if given) heads a symbol.
 
     A symbol is one ``$...$`` of the first column of a table row; its head is the letter it
-    starts with (after accents and a bold font), so ``$\\hat\\theta_{vc}(\\alpha)$`` is listed
+    starts with (after an opening parenthesis, accents and a bold font), so ``$\\hat\\theta_{vc}(\\alpha)$`` is listed
     under ``theta`` only, and ``\\alpha`` there is an argument, not a listed symbol."""
     found, section = {}, None
     for line in markdown.split(SOURCES_HEADING)[0].split("\n"):
@@ -278,7 +278,7 @@ def letter_sections(markdown, head, letters=None):
             section = line.lstrip("#").strip()
         elif line.startswith("| $"):
             for segment in math_segments(line.strip().strip("|").split("|")[0]):
-                m = head.match(segment)
+                m = head.match(segment.lstrip("("))
                 if m and (letters is None or m.group(1) in letters):
                     found.setdefault(m.group(1), set()).add(section)
     return found
@@ -340,14 +340,6 @@ SHARED_LATIN = {
     "y": "the class label",
 }
 
-# Letters that still have a second meaning on the page: each entry is a debt, and the test below
-# fails once the clash is gone, so that the entry is removed with it.
-LATIN_STILL_AMBIGUOUS = {
-    "t": "a target $t_n$ (I.3, III.1), a number in a proof, and the quantile $t_{J-1}$ of the "
-         "t-distribution (III.3)",
-    "u": "a Newton step, an upper bound (II.3) and an inverse temperature (III.1)",
-}
-
 _LATIN_HEAD = re.compile(_ACCENTS + r"([a-z])(?![A-Za-z])")
 
 
@@ -360,16 +352,18 @@ def latin_sections(markdown):
 
 def latin_letters_with_two_meanings(markdown, shared=None):
     """The Latin letters listed in two sections of the page and not in ``shared``."""
-    shared = {**SHARED_LATIN, **LATIN_STILL_AMBIGUOUS} if shared is None else shared
+    shared = SHARED_LATIN if shared is None else shared
     return with_two_meanings(latin_sections(markdown), shared)
 
 
 def test_the_latin_check_reads_the_heads_of_listed_symbols():
     page = ("## Part I\n\n| Symbol | Meaning |\n|---|---|\n| $\\sigma(t)$ | logistic |\n"
-            "| $\\mathbf{x}$, $x_j$ | features |\n| $\\hat p_j$ | estimate |\n\n## Part IV\n\n"
+            "| $\\mathbf{x}$, $x_j$ | features |\n| $\\hat p_j$ | estimate |\n"
+            "| $(\\mathbf v, v_0)$ | a direction |\n\n## Part IV\n\n"
             "| Symbol | Meaning |\n|---|---|\n| $B$, $t_b$ | cut points |\n"
             "| $\\mathrm{Gain}(t)$, $\\mathrm p$ | gain, p-value |\n| $x_{nj}$ | a feature |\n")
-    assert latin_sections(page) == {"x": {"Part I", "Part IV"}, "p": {"Part I"}, "t": {"Part IV"}}
+    assert latin_sections(page) == {"x": {"Part I", "Part IV"}, "p": {"Part I"}, "t": {"Part IV"},
+                                    "v": {"Part I"}}
     assert latin_letters_with_two_meanings(page, shared={}) == {"x": ["Part I", "Part IV"]}
     assert latin_letters_with_two_meanings(page, shared={"x": "a feature"}) == {}
 
@@ -383,6 +377,5 @@ def test_each_latin_letter_has_one_meaning():
 
 def test_every_shared_latin_letter_is_still_shared():
     sections = latin_sections(NOTATION.read_text(encoding="utf-8"))
-    listed = {**SHARED_LATIN, **LATIN_STILL_AMBIGUOUS}
-    assert all(len(sections.get(letter, ())) > 1 for letter in listed), {
-        letter: sorted(sections.get(letter, ())) for letter in listed}
+    assert all(len(sections.get(letter, ())) > 1 for letter in SHARED_LATIN), {
+        letter: sorted(sections.get(letter, ())) for letter in SHARED_LATIN}
