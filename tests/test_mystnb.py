@@ -102,7 +102,7 @@ def test_a_malformed_output_is_reported_and_left_out():
 def test_the_priorities_show_the_data_in_html_and_the_still_in_print():
     book = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config = [tuple(o) for o in book["sphinx"]["config"]["nb_mime_priority_overrides"]]
-    assert "nbcourse_book" in book["sphinx"]["extra_extensions"]
+    assert "nbcourse_book" in book["sphinx"]["config"]["extensions"]
     overrides = list(mystnb.MimeRenderer.mime_priority_overrides) + config
 
     def chosen(builder, bundle):

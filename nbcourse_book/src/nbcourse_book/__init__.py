@@ -1,4 +1,4 @@
-"""The book's build as one Sphinx extension, ``extra_extensions: [nbcourse_book]``: its parts
+"""The book's build as one Sphinx extension (``nbcourse_book`` in ``_config.yml``): its parts
 by what they produce are in ``docs/building.md``.  :func:`setup` registers everything and
 states here, and only here, the order in which Sphinx runs the handlers."""
 
@@ -18,11 +18,9 @@ HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this
     ("env-get-outdated", LATE, printing.reread_gathering_pages),
     # html-page-context: the text is Unicode before sphinxext-opengraph reads it; the themes
     # have added their scripts before the book's changes to them
-    ("html-page-context", EARLY, pages.note_unused_assets),
     ("html-page-context", EARLY, pages.plain_text_for_description),
     ("html-page-context", LATE, pages.dedupe_scripts),
     ("html-page-context", LATE, pages.defer_scripts),
-    ("html-page-context", LATE, pages.drop_unused_assets),
     ("html-page-context", LATE, stylesheet.link_bundle),  # the page's final stylesheets
     ("build-finished", LATE, stylesheet.write_bundle),  # once every page is written
 )

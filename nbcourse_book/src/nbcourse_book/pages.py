@@ -1,5 +1,5 @@
-"""HTML pages: scripts that do not block the first paint, extensions' assets only where used,
-descriptions in Unicode, accessible and lighter markup (``docs/building.md``)."""
+"""HTML pages: scripts that do not block the first paint, descriptions in Unicode, accessible
+and lighter markup (``docs/building.md``)."""
 
 import re
 from pathlib import Path
@@ -16,8 +16,8 @@ NOT_DEFERRED = ("documentation_options.js",)
 
 
 def dedupe_scripts(app, pagename, templatename, context, doctree):
-    """Each page keeps the first copy of every script (sphinx-thebe can add its
-    configuration twice, a JavaScript error)."""
+    """Each page keeps the first copy of every script (Sphinx 7.4 gives a page
+    sphinx-togglebutton's selector twice)."""
     seen, unique = set(), []
     for script in context.get("script_files", []):
         key = (getattr(script, "filename", script) or None,
@@ -44,30 +44,6 @@ def defer_scripts(app, pagename, templatename, context, doctree):
             script = type(script)(filename, priority=script.priority, **attributes)
         deferred.append(script)
     context["script_files"] = deferred
-
-
-EXTENSION_ASSETS = (  # (does a doctree use the extension?, the assets it adds to every page)
-    (lambda doctree: any(cls.startswith("sd-") for node in doctree.findall(nodes.Element)
-                         for cls in node.get("classes", ())),
-     ("sphinx-design.min.css", "design-tabs.js")),
-    (lambda doctree: any(type(node).__name__ == "ThebeButtonNode"
-                         for node in doctree.findall(nodes.Element)),
-     ("sphinx-thebe.css", "sphinx-thebe.js")),
-)
-
-
-def note_unused_assets(app, pagename, templatename, context, doctree):
-    """Note the extensions' assets a page goes without, before its text is rewritten."""
-    context["nbcourse_unused"] = tuple(name for uses, names in EXTENSION_ASSETS
-                                       if doctree is None or not uses(doctree) for name in names)
-
-
-def drop_unused_assets(app, pagename, templatename, context, doctree):
-    """Leave off a page the stylesheets and scripts of extensions it does not use (after the
-    themes, which add scripts to the page's list)."""
-    for key in ("css_files", "script_files") if context["nbcourse_unused"] else ():
-        context[key] = [asset for asset in context.get(key, []) if not str(
-            getattr(asset, "filename", "") or "").endswith(context["nbcourse_unused"])]
 
 
 def tex_to_text(tex):
