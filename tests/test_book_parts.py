@@ -236,15 +236,17 @@ def test_every_page_links_one_purged_stylesheet(project):
 # --- print -----------------------------------------------------------------------------------
 
 def test_print_moves_solutions_to_an_appendix_with_page_pointers(project):
-    app = project({"index.md": "# Home\n\nFront text.\n\n## Aside\n\n```{toctree}\nch\n"
-                               "refs\nsolutions\n```\n",
+    app = project({"index.md": "# Home\n\nFront text.\n\n## Aim\n\nA.\n\n## Aside\n\n"
+                               "```{toctree}\nch\nrefs\nsolutions\n```\n",
                    "ch.ipynb": CHAPTER, "refs.md": "# References\n",
-                   "solutions.md": "# Solutions\n\n```{solutions}\n```\n"}, builder="latex",
+                   "solutions.md": "```{raw} latex\n\\appendix\n```\n\n# Solutions\n\n"
+                                   "```{solutions}\n```\n"}, builder="latex",
                   extensions=["sphinx_jupyterbook_latex"])
     tex = (Path(app.outdir) / "tiny.tex").read_text(encoding="utf-8")
     assert re.search(r"\\documentclass\[[^]]*\]\{nbcoursebook\}", tex)
-    assert (Path(app.outdir) / "nbcoursebook.cls").is_file()
-    assert r"\chapter*{Introduction}" in tex
+    assert r"\chapter*{Introduction}" in (Path(app.outdir) / "nbcoursebook.cls").read_text()
+    assert re.findall(r"\\sphinxstylestrong\{\\(\w+) (Aim|Aside)\}", tex) == [
+        ("Large", "Aim"), ("Large", "Aside")], "the front page's headings sized by depth"
     label = re.search(r"\\hyperref\[(nbcourse-solution:[\w-]+)\]\{\\emph\{Solution: appendix",
                       tex).group(1)
     assert tex.index(label) < tex.index(r"\appendix") < tex.index(

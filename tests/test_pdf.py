@@ -150,6 +150,16 @@ def test_numbered_chapters_and_equations(text):
     assert re.search(r"\(24\)", text), "no equation numbered (24): numbers restart somewhere"
 
 
+def test_the_front_page_is_the_chapter_introduction_after_the_contents(text):
+    """The front page's text opens the book as the unnumbered chapter "Introduction" on page
+    1, listed first in the contents (the book's LaTeX class)."""
+    pages = text.split("\f")
+    contents = next(page for page in pages if "CONTENTS" in page)
+    assert re.match(r"CONTENTS\s+Introduction\s+1\s+Part I\b", contents), contents[:200]
+    start = next(page for page in pages if "Who the book is for" in page)
+    assert start.startswith("INTRODUCTION\n\nA naive Bayes classifier"), start[:200]
+
+
 def test_solutions_are_in_the_appendix_only(text):
     n_solutions = sum(len(re.findall(r"^[`:]{3,}\{solution\}", source, re.M))
                       for source in markdown_sources())

@@ -66,18 +66,9 @@ def reread_gathering_pages(app, env, added, changed, removed):
 
 
 def reading_order(env):
-    """Docnames in the order a reader meets them: the toctree walked depth first."""
-    order, seen = [], set()
-
-    def walk(docname):
-        if docname not in seen:
-            seen.add(docname)
-            order.append(docname)
-            for child in env.toctree_includes.get(docname, []):
-                walk(child)
-
-    walk(env.config.root_doc)
-    return order
+    """Docnames in the order a reader meets them: Sphinx's previous/next relations, which
+    walk the toctree depth first."""
+    return list(env.collect_relations())
 
 
 def latex_label(kind, label):
@@ -102,7 +93,8 @@ def placeholders(document, kind):
 
 class GatherSolutions(SphinxPostTransform):
     """Fill ``{solutions}`` with copies of every exercise solution, chapter by chapter; in
-    LaTeX the page is an appendix and each solution in a chapter a line giving its page."""
+    LaTeX each solution in a chapter becomes a line giving its page in the appendix (the
+    Solutions page starts the appendices with a raw ``\\appendix``)."""
 
     def run(self, **kwargs):
         printed = self.app.builder.format == "latex"
@@ -124,8 +116,6 @@ class GatherSolutions(SphinxPostTransform):
                     section[-1][GATHERED] = True
                 sections += [latex(r"\needspace{10\baselineskip}")] if printed else []
                 sections.append(section)
-            if printed:
-                start_appendix(node)
             node.replace_self(sections)
         for solution in list(self.document.findall(solution_node)) if printed and found else ():
             if not solution.get(GATHERED):
@@ -133,15 +123,6 @@ class GatherSolutions(SphinxPostTransform):
                 solution.replace_self(latex(rf"\par\noindent\hyperref[{target}]{{\emph{{"
                                             rf"Solution: appendix, page~\pageref*{{{target}}}."
                                             rf"}}}}\par"))
-
-
-def start_appendix(node):
-    """Put ``\\appendix`` before the chapter that holds ``node``, so it is lettered A, B, ..."""
-    chapter = node
-    while chapter.parent is not None and not isinstance(chapter.parent, BOOK_LEVEL):
-        chapter = chapter.parent
-    if chapter.parent is not None:
-        chapter.parent.insert(chapter.parent.index(chapter), latex(r"\appendix"))
 
 
 class DropEmptyChapters(SphinxPostTransform):
@@ -160,12 +141,11 @@ class DropEmptyChapters(SphinxPostTransform):
 
 
 class FrontMatterHeadings(SphinxPostTransform):
-    """LaTeX: the front page's text, printed after the contents under the book's title, gets
-    the unnumbered chapter "Introduction", and its headings the size of their depth
-    (sphinx-jupyterbook-latex sizes them by counting siblings)."""
+    """LaTeX: the headings of the front page's text (the class prints it after the contents
+    as the chapter "Introduction") get the size of their depth (sphinx-jupyterbook-latex sizes
+    them by counting siblings)."""
 
     formats = ("latex",)
-    title = "Introduction"
 
     def run(self, **kwargs):
         root = self.config.root_doc
@@ -179,7 +159,3 @@ class FrontMatterHeadings(SphinxPostTransform):
                 depth += isinstance(node, nodes.section) and node.get("docname") == root
                 node = node.parent
             section["header_level"] = depth
-        start = 1 if top.children and isinstance(top[0], nodes.title) else 0
-        top.insert(start, latex(rf"\chapter*{{{self.title}}}\addcontentsline{{toc}}{{chapter}}"
-                                rf"{{{self.title}}}\markboth{{{self.title}}}{{{self.title}}}"))
-
