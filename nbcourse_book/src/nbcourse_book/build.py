@@ -187,15 +187,13 @@ def main(argv=None) -> int:
                          help="output folder (replaced)")
     student.add_argument("--commit-branch", metavar="BRANCH",
                          help="also commit the tree as the whole of BRANCH (nothing is pushed)")
-    student.add_argument("--repo", type=Path, default=Path.cwd(),
-                         help="the git repository of --commit-branch (default: this one)")
     args = parser.parse_args(argv)
     root = Path.cwd()
     if args.command == "student":
         out = build_student_tree(args.out, root, branch=args.commit_branch or STUDENT_BRANCH)
         print(f"student tree written to {out}")
         if args.commit_branch:
-            print(f"branch {args.commit_branch} at {commit_tree(out, args.commit_branch, args.repo)}")
+            print(f"branch {args.commit_branch} at {commit_tree(out, args.commit_branch, root)}")
         return 0
     builder = {"html": "html", "pdf": "pdflatex"}[args.command]
     code = run_jupyter_book(root, builder, branch=args.branch).returncode
