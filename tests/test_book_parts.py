@@ -171,7 +171,7 @@ def test_pages_defer_scripts_describe_themselves_in_unicode_and_carry_less_marku
 
 
 def test_a_page_loads_each_script_once(project):
-    """Sphinx (7.4) gives a page sphinx-togglebutton's selector twice; the page keeps one."""
+    """Sphinx (7.4) lists sphinx-togglebutton's selector twice; the page keeps one copy."""
     scripts = re.findall(r"<script\b[^>]*>.*?</script>", page(project(
         {"index.md": "# Home\n\nText.\n"}, extensions=["sphinx_togglebutton"])), re.S)
     assert any("togglebuttonSelector" in s for s in scripts), "sphinx-togglebutton's selector"
@@ -253,6 +253,20 @@ def test_print_moves_solutions_to_an_appendix_with_page_pointers(project):
         rf"\phantomsection\label{{{label}}}") < tex.index("Two.")
     assert tex.count("Two.") == 1, "the solution is printed once, in the appendix"
     assert r"\chapter{References}" not in tex, "an empty chapter is dropped"
+
+
+def test_a_gathering_page_is_read_again_at_every_build(project):
+    """So that the HTML builder, which writes the pages read again and those older than their
+    source, writes the Solutions page again when a chapter changes."""
+    files = {"index.md": "# Home\n\n```{toctree}\nch\nsolutions\n```\n", "ch.ipynb": CHAPTER,
+             "solutions.md": "# Solutions\n\n```{solutions}\n```\n"}
+    project(files)
+    files["ch.ipynb"] = CHAPTER.replace("Two.", "Three.")
+    app = project(files)
+    read = re.findall(r"reading sources\.\.\. \S* ?\[\s*\d+%\] \S*?(\w+)\W*$",
+                      re.sub(r"\x1b\[[0-9;]*m", "", app.status.getvalue()), re.M)
+    assert sorted(read) == ["ch", "solutions"], read
+    assert "Three." in page(app, "solutions")
 
 
 def table_cell(frame):

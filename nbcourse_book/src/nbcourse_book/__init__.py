@@ -15,11 +15,9 @@ HANDLERS = (  # (event, EARLY or LATE, handler): an event's handlers run in this
     ("builder-inited", LATE, mathml.start_temml),
     ("builder-inited", LATE, mathml.add_assets),
     ("builder-inited", LATE, stylesheet.remove_stale_bundle),
-    ("env-get-outdated", LATE, printing.reread_gathering_pages),
     # html-page-context: the text is Unicode before sphinxext-opengraph reads it; the themes
     # have added their scripts before the book's changes to them
     ("html-page-context", EARLY, pages.plain_text_for_description),
-    ("html-page-context", LATE, pages.dedupe_scripts),
     ("html-page-context", LATE, pages.defer_scripts),
     ("html-page-context", LATE, stylesheet.link_bundle),  # the page's final stylesheets
     ("build-finished", LATE, stylesheet.write_bundle),  # once every page is written

@@ -1,5 +1,5 @@
-"""HTML pages: scripts that do not block the first paint, descriptions in Unicode, accessible
-and lighter markup (``docs/building.md``)."""
+"""HTML pages: scripts once each and not blocking the first paint, descriptions in Unicode,
+accessible and lighter markup (``docs/building.md``)."""
 
 import re
 from pathlib import Path
@@ -15,35 +15,25 @@ NOT_DEFERRED = ("documentation_options.js",)
 """Scripts that later inline scripts use at once (``DOCUMENTATION_OPTIONS.pagename = ...``)."""
 
 
-def dedupe_scripts(app, pagename, templatename, context, doctree):
-    """Each page keeps the first copy of every script (Sphinx 7.4 gives a page
-    sphinx-togglebutton's selector twice)."""
-    seen, unique = set(), []
-    for script in context.get("script_files", []):
-        key = (getattr(script, "filename", script) or None,
-               str(getattr(script, "attributes", {})))
-        if key not in seen:
-            seen.add(key)
-            unique.append(script)
-    context["script_files"] = unique
-
-
 def defer_scripts(app, pagename, templatename, context, doctree):
-    """Extensions' scripts load with ``defer``, in their order, so that none blocks the first
-    paint; inline scripts stay.  The search page, whose template loads searchtools.js after
-    them (it needs doctools.js at once), is left alone."""
-    if pagename == "search":
-        return
-    deferred = []
+    """Extensions' scripts load once each and with ``defer``, in their order, so that none
+    blocks the first paint; inline scripts stay.  Sphinx 7.4 lists twice an inline script
+    that an extension adds once the builder has started (sphinx-togglebutton's selector, as
+    from no file and from file ``''``).  The search page, whose template loads
+    searchtools.js after them (it needs doctools.js at once), keeps its scripts undeferred."""
+    seen, scripts = set(), []
     for script in context.get("script_files", []):
         filename = str(getattr(script, "filename", "") or "")
         attributes = dict(getattr(script, "attributes", {}))
-        if (filename and not {"async", "defer"} & set(attributes)
+        if (filename, str(attributes)) in seen:
+            continue
+        seen.add((filename, str(attributes)))
+        if (pagename != "search" and filename and not {"async", "defer"} & set(attributes)
                 and not filename.endswith(NOT_DEFERRED)):
             attributes["defer"] = "defer"
             script = type(script)(filename, priority=script.priority, **attributes)
-        deferred.append(script)
-    context["script_files"] = deferred
+        scripts.append(script)
+    context["script_files"] = scripts
 
 
 def tex_to_text(tex):

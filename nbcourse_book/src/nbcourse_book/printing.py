@@ -14,8 +14,6 @@ from sphinx_exercise.nodes import solution_node
 from .launch import GATHERED
 
 LATEX_CLASS = Path(__file__).resolve().parent / "latex" / "nbcoursebook.cls"
-GATHERS = "nbcourse_gathers"
-"""Metadata of a page that gathers from every other (``{solutions}``, ``{selfcheck-answers}``)."""
 SOLUTIONS = "nbcourse_solutions"
 """Attribute of a section of the Solutions page (the student notebooks leave them out)."""
 BOOK_LEVEL = (nodes.document, addnodes.start_of_file)
@@ -50,19 +48,10 @@ def gathering_directive(kind):
         has_content = False
 
         def run(self):
-            self.env.metadata[self.env.docname][GATHERS] = True
+            self.env.note_reread()  # it gathers from every other page: read it at every build
             return [placeholder(kind=kind)]
 
     return Gather
-
-
-def reread_gathering_pages(app, env, added, changed, removed):
-    """Pages that gather from the whole book are read, and so written, again whenever
-    another document is."""
-    if not (added or changed or removed):
-        return []
-    return sorted(doc for doc, meta in env.metadata.items()
-                  if meta.get(GATHERS) and doc not in removed)
 
 
 def reading_order(env):
