@@ -7,6 +7,7 @@ import http.server
 import re
 import threading
 
+import nbformat
 import pytest
 from bs4 import BeautifulSoup
 from pages import PageVisit
@@ -65,7 +66,8 @@ def project(tmp_path, outlines, bank=BANK):
     (tmp_path / "instructor" / "lecture_outlines.md").write_text(outlines, encoding="utf-8")
     (tmp_path / "instructor" / "question_bank.yml").write_text(bank, encoding="utf-8")
     (tmp_path / "book" / "extra").mkdir(parents=True)
-    (tmp_path / "book" / "extra" / "01_chapter.md").write_text(CHAPTER, encoding="utf-8")
+    chapter = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(CHAPTER)])
+    nbformat.write(chapter, tmp_path / "book" / "extra" / "01_chapter.ipynb")
     return tmp_path
 
 
@@ -88,7 +90,7 @@ def test_a_meeting_added_to_the_outlines_gets_a_deck(tmp_path):
     ("## A\n\n" + MEETING + "\n" + MEETING, BANK, "2 named 'a/week-6-meeting-1'"),
     ("## A\n\n" + MEETING.replace("- **Explore:** the figure.\n", ""), BANK, "missing Explore"),
     ("## A\n\n" + MEETING, BANK.replace("q-two", "q-three"), "got 'q-two'"),
-    ("## A\n\n" + MEETING.replace("01_chapter", "02_chapter"), BANK, "02_chapter.ipynb or .md"),
+    ("## A\n\n" + MEETING.replace("01_chapter", "02_chapter"), BANK, "02_chapter.ipynb, found none"),
 ])
 def test_outlines_that_name_no_deck_or_material_are_refused(tmp_path, outlines, bank, message):
     with pytest.raises(ValueError, match=re.escape(message)):

@@ -6,25 +6,27 @@ build time, as in the book (``mathml``).  ``python -m nbcourse_book.slides [--ou
 import argparse
 import base64
 import hashlib
-import json
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import yaml
+from markdown_it import MarkdownIt
 
+from . import setup_slides as setup  # noqa: F401 (the decks' Sphinx extension: CONF)
 from .pages import tex_to_text
 
 OUTLINES = Path("instructor") / "lecture_outlines.md"
 BANK = Path("instructor") / "question_bank.yml"
-MEETING = re.compile(r"^### (Week (\d+), meeting (\d+): .+)$")
-FIELD = re.compile(r"^- \*\*([^*]+):\*\* ")
+MEETING = re.compile(r"Week (\d+), meeting (\d+): .+")
+FIELD = re.compile(r"\*\*([^*]+):\*\* ")
 FIELDS = ("Chapters", "Aims", "Plan", "At the board", "Explore", "Quiz", "Homework")
 # a labelled display equation, ``$$ ... $$ (label)``
 EQUATION = re.compile(r"\$\$((?:(?!\$\$).)+)\$\$[ \t]*\([\w:-]+\)", re.S)
-CONF = """extensions = ["myst_parser", "sphinx_revealjs"]
+CONF = """extensions = ["myst_parser", "sphinx_revealjs", "nbcourse_book.slides"]
 myst_enable_extensions = ["dollarmath", "amsmath"]
 html_math_renderer = "bookmath"
 html_copy_source = False
@@ -32,11 +34,6 @@ revealjs_style_theme = "white"
 revealjs_script_conf = {"hash": True, "width": 1280, "height": 800}
 revealjs_static_path = ["_static"]
 revealjs_css_files = ["slides.css"]
-
-
-def setup(app):
-    from nbcourse_book import setup_slides
-    return setup_slides(app)
 """
 CSS = Path(__file__).with_name("slides.css")  # the decks' own stylesheet
 EQUATIONS_PER_SLIDE = 3
@@ -44,21 +41,18 @@ EQUATIONS_PER_SLIDE = 3
 
 def meetings(text):
     """The meetings of the outlines: (section heading, meeting heading, deck name, fields)."""
-    found, section = [], ""
-    for line in text.splitlines():
-        if line.startswith("## "):
-            section = line[3:].strip()
-        elif match := MEETING.match(line):
+    found, section, tokens = [], "", MarkdownIt().parse(text)
+    for token, inline in zip(tokens, tokens[1:], strict=False):  # an opening token, its text
+        if token.type == "heading_open" and token.tag == "h2":
+            section = inline.content
+        elif token.tag == "h3" and (match := MEETING.fullmatch(inline.content)):
             slug = re.sub(r"\W+", "-", section.split(",")[0].removesuffix(" schedule").lower())
-            found.append((section, match[1], f"{slug}/week-{match[2]}-meeting-{match[3]}", {}))
+            found.append((section, match[0], f"{slug}/week-{match[1]}-meeting-{match[2]}", {}))
             if not slug.strip("-"):
                 raise ValueError(f"outlines: expected a '## ' section heading before "
-                                 f"{line!r}, got {section!r}")
-        elif found and (field := FIELD.match(line)):
-            found[-1][3][field[1]] = line[field.end():].strip()
-        elif found and line.startswith("  ") and found[-1][3]:
-            last = list(found[-1][3])[-1]
-            found[-1][3][last] += " " + line.strip()
+                                 f"{match[0]!r}, got {section!r}")
+        elif found and token.type == "paragraph_open" and (field := FIELD.match(inline.content)):
+            found[-1][3][field[1]] = inline.content[field.end():].replace("\n", " ")
     names = [m[2] for m in found]
     for section, title, name, fields in found:
         if names.count(name) > 1:
@@ -76,18 +70,14 @@ def plain(text):
                   lambda m: tex_to_text(re.sub(r"\\(boldsymbol|mathbf)\b", "", m[1])), text)
 
 
-def chapter_slides(path, figures):
-    """The slides of one chapter: per section, its labelled equations, then each figure."""
-    if path.with_suffix(".ipynb").is_file():
-        cells = json.loads(path.with_suffix(".ipynb").read_text(encoding="utf-8"))["cells"]
-    elif path.with_suffix(".md").is_file():
-        cells = [{"cell_type": "markdown", "source": path.with_suffix(".md").read_text("utf-8")}]
-    else:
-        raise ValueError(f"outlines: expected a chapter {path}.ipynb or .md, found neither")
+def chapter_slides(path, src):
+    """The slides of one chapter notebook: per section, its labelled equations, then each
+    figure, written into ``src``."""
+    if not path.with_suffix(".ipynb").is_file():
+        raise ValueError(f"outlines: expected a chapter notebook {path}.ipynb, found none")
     title, section, out = "", "", []
-    for cell in cells:
-        source = "".join(cell["source"])
-        pieces = re.split(r"^(#{1,2}) (.+)$", source if cell["cell_type"] == "markdown"
+    for cell in nbformat.read(path.with_suffix(".ipynb"), as_version=4).cells:
+        pieces = re.split(r"^(#{1,2}) (.+)$", cell.source if cell.cell_type == "markdown"
                           else "", flags=re.M)  # text, then (level, heading, text) each
         parts = zip(pieces[1::3], pieces[2::3], pieces[3::3], strict=True)
         for level, heading, text in [("", "", pieces[0]), *parts]:
@@ -103,14 +93,14 @@ def chapter_slides(path, figures):
             if png:
                 data = base64.b64decode(png)
                 name = f"fig-{hashlib.sha256(data).hexdigest()[:16]}.png"
-                figures[name] = data
+                (src / name).write_bytes(data)
                 alt = cell["metadata"].get("mystnb", {}).get("image", {}).get("alt") \
                     or f"Figure of the chapter {title}, section {plain(section or title)}"
                 out.append(f"## {section or title}\n\n```{{image}} /{name}\n:alt: {alt}\n```\n")
     return title, out
 
 
-def deck(root, meeting, bank, figures):
+def deck(root, meeting, bank, src):
     """The MyST source of one meeting's deck."""
     schedule, title, _, fields = meeting
     chapters = re.findall(r"`([^`]+)`", fields["Chapters"])
@@ -119,7 +109,7 @@ def deck(root, meeting, bank, figures):
     plan = fields["Plan"].split("; ")
     parts.append("## Plan\n\n" + "".join(f"- {step}\n" for step in plan))
     for chapter in chapters:
-        name, slides = chapter_slides(root / chapter, figures)
+        name, slides = chapter_slides(root / chapter, src)
         parts.append(f"## {name}\n\nThe chapter `{chapter}` of the book.\n")
         parts += slides
     for head in ("At the board", "Explore"):
@@ -141,15 +131,13 @@ def write_sources(root, src):
         raise ValueError(f"outlines: expected '### Week N, meeting M: ...' headings in "
                          f"{root / OUTLINES}, found none")
     shutil.rmtree(src, ignore_errors=True)
-    figures, index = {}, ["# Lecture slides\n\nOne deck per meeting of the lecture outlines.\n"]
+    index = ["# Lecture slides\n\nOne deck per meeting of the lecture outlines.\n"]
     for meeting in found:
         (src / meeting[2]).parent.mkdir(parents=True, exist_ok=True)
-        (src / f"{meeting[2]}.md").write_text(deck(root, meeting, bank, figures), "utf-8")
+        (src / f"{meeting[2]}.md").write_text(deck(root, meeting, bank, src), "utf-8")
         if f"## {meeting[0]}\n" not in index:
             index.append(f"## {meeting[0]}\n")
         index.append(f"- [{meeting[1]}]({meeting[2]}.md)")
-    for name, data in figures.items():
-        (src / name).write_bytes(data)
     (src / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
     (src / "conf.py").write_text(CONF, encoding="utf-8")
     (src / "_static").mkdir()
