@@ -614,12 +614,17 @@ def test_exit_in_every_cell_scores_what_remains(assignment, tmp_path):
 
 @pytest.mark.sandbox
 def test_killing_the_grader_fails(assignment, tmp_path):
-    kill = ("import os, signal\nfor pid in range(1, 400):\n    try:\n"
+    kill = ("import os, signal, time\nfor pid in range(1, 400):\n    try:\n"
             "        if pid != os.getpid():\n            os.kill(pid, signal.SIGSTOP)\n"
-            "    except OSError:\n        pass\n")
-    # the cell stops what it can reach in its sandbox, its own kernel included, so it times
-    # out and the kernel is restarted and replayed; the probes after that restart get time to
-    # spare on a loaded machine (what is tested is the grader's survival, not its speed)
+            "    except OSError:\n        pass\n"
+            "while True:\n    time.sleep(0.01)\n")
+    # the cell stops what it can reach in its sandbox, its own kernel included, and waits
+    # until that stop reaches the thread running it: a stop sent to another of the kernel's
+    # threads takes effect once that thread is scheduled, which on a loaded machine can be
+    # after a cell that returned at once had sent its reply (the next cell would then time
+    # out in its place). So the cell times out and the kernel is restarted and replayed; the
+    # probes after that restart get time to spare on a loaded machine (what is tested is the
+    # grader's survival, not its speed)
     result = grade(assignment, solution_plus(kill, at=3), tmp_path,
                    limits=LIMITS.replace(probe_timeout=6))
     assert result.total == FULL, result.reason
