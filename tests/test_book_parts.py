@@ -309,6 +309,25 @@ def test_a_question_renders_its_form_and_the_answers_page_lists_it(project):
     assert SELFCHECK not in answers
 
 
+def test_a_printed_question_points_to_the_page_of_its_answer(project):
+    """LaTeX: the question and its answer label each other; the pointer to the answer is
+    printed once LaTeX knows the answer's label, so only where the book has the answers page."""
+    question = choice("Which is larger?", ["0.3", "0.7"], right=1, feedback=["No.", "Yes."])
+    cell = nbformat.v4.new_code_cell("q", outputs=[nbformat.v4.new_output(
+        "display_data", data=json.loads(json.dumps(question._repr_mimebundle_())))])
+    app = project({"index.md": "# Home\n\n```{toctree}\nch\nanswers\n```\n",
+                   "ch.ipynb": notebook("# Chapter", cell),
+                   "answers.md": "# Answers\n\n```{selfcheck-answers}\n```\n"},
+                  builder="latex")
+    tex = (Path(app.outdir) / "tiny.tex").read_text(encoding="utf-8")
+    back, answer = (f"nbcourse-{kind}:{question.ident}" for kind in ("question", "answer"))
+    assert rf"\phantomsection\label{{{back}}}" in tex
+    assert rf"\ifcsname r@{answer}\endcsname\par\noindent\hyperref[{answer}]" in tex
+    assert rf"\phantomsection\label{{{answer}}}" in tex
+    assert rf"\hyperref[{back}]{{(question on page~\pageref*{{{back}}})}}" in tex
+    assert tex.index(back) < tex.index(r"\chapter{Answers}") < tex.rindex(back)
+
+
 # --- student notebooks -----------------------------------------------------------------------
 
 def test_student_notebooks_link_the_assignment_file_and_leave_out_solutions(project):

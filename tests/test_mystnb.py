@@ -67,8 +67,13 @@ def test_a_question_renders_as_its_form_in_html_and_as_text_in_print():
     assert form.astext() == q._repr_html_(), "the markup the book showed from text/html"
     assert form["classes"] == ["output", "text_html"]
     assert isinstance(printed, addnodes.only) and printed["expr"] == "format_latex"
-    assert printed["nbcourse_selfcheck"] == q.ident
-    assert printed[0].astext() == "Self-check: Which is larger?"
+    label, *prompt = printed[0].children
+    assert label.astext() == rf"\phantomsection\label{{nbcourse-question:{q.ident}}}"
+    assert "".join(n.astext() for n in prompt) == "Self-check: Which is larger?"
+    answer = f"nbcourse-answer:{q.ident}"
+    assert printed[-1]["format"] == "latex" and printed[-1].astext().startswith(
+        rf"\ifcsname r@{answer}\endcsname\par\noindent\hyperref[{answer}]"), \
+        "the page of the answer, where the book has the answers page"
     assert [item.astext() for item in printed[1]] == ["0.3", "0.7 < 1"]
     assert "0.7 < 1" not in printed[0].astext() and "Yes." not in printed.astext(), \
         "no answer in print"
@@ -79,7 +84,9 @@ def test_a_question_renders_as_its_form_in_html_and_as_text_in_print():
 def test_a_number_question_prints_without_options():
     q = number("2 + 2 = ?", 4)
     form, printed = render(q._repr_mimebundle_(), SELFCHECK)
-    assert len(printed) == 1 and printed.astext() == "Self-check: 2 + 2 = ?"
+    prompt, pointer = printed.children
+    assert "".join(n.astext() for n in prompt[1:]) == "Self-check: 2 + 2 = ?"
+    assert pointer["format"] == "latex" and "Answer: appendix" in pointer.astext()
 
 
 def test_other_types_and_inline_outputs_are_left_to_myst_nb():

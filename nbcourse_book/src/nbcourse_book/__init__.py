@@ -29,7 +29,6 @@ POST_TRANSFORMS = (  # (priority among Sphinx's and the other extensions' own, t
     (4, printing.GatherSolutions),
     (4, selfcheck.GatherAnswers),
     (4, printing.FrontMatterHeadings),
-    (6, selfcheck.AnswerPointers),  # after myst-nb chose each output's form (4)
     (30, launch.ResolveAssignmentLinks),  # the gathered copies' links too
     (30, launch.LinkLiveNotebook),  # after the solutions are gathered
     (800, printing.DropEmptyChapters),  # after the bibliography left its page (750)

@@ -12,24 +12,28 @@ from nbcourse.selfcheck import Question
 from .printing import chapter_section, latex, latex_label, placeholders, reading_order
 
 QUESTION = "nbcourse_selfcheck"
-"""Attribute of a question's nodes: its JSON form on the HTML form, its id on the printed one."""
+"""Attribute of a question's HTML form: its JSON form."""
 logger = logging.getLogger(__name__)
 
 
 def question_nodes(question: Question) -> list[nodes.Element]:
-    """The question's HTML form and, for print, its prompt and options (no answer)."""
+    """The question's HTML form and, for print, its prompt and options (no answer), then the
+    page of its answer when the book has the answers page (LaTeX knows the answer's label)."""
     form = nodes.raw("", question._repr_html_(), format="html",
                      classes=["output", "text_html"], **{QUESTION: question.to_json()})
-    para = nodes.paragraph()
+    back, answer = latex_label("question", question.ident), latex_label("answer", question.ident)
+    para = nodes.paragraph("", "", latex(rf"\phantomsection\label{{{back}}}"))
     para += nodes.strong(text="Self-check: ")
     para += nodes.Text(" ".join(question.prompt.split()))
-    printed = addnodes.only(expr="format_latex", **{QUESTION: question.ident})
+    printed = addnodes.only(expr="format_latex")
     printed += para
     if question.options:
         items = nodes.enumerated_list(enumtype="loweralpha", prefix="(", suffix=")")
         for option in question.options:
             items += nodes.list_item("", nodes.paragraph(text=" ".join(option.split())))
         printed += items
+    printed += latex(rf"\ifcsname r@{answer}\endcsname\par\noindent\hyperref[{answer}]{{\emph{{"
+                     rf"Answer: appendix, page~\pageref*{{{answer}}}.}}}}\par\fi")
     return [form, printed]
 
 
@@ -57,8 +61,8 @@ def answer_item(question, uri, printed):
 
 
 class GatherAnswers(SphinxPostTransform):
-    """Fill ``{selfcheck-answers}``, chapter by chapter in reading order; in LaTeX, mark the
-    document for :class:`AnswerPointers`.  A question asked twice is a warning."""
+    """Fill ``{selfcheck-answers}``, chapter by chapter in reading order.  A question asked
+    twice is a warning."""
 
     def run(self, **kwargs):
         printed = self.app.builder.format == "latex"
@@ -83,22 +87,4 @@ class GatherAnswers(SphinxPostTransform):
                 sections += [latex(r"\needspace{8\baselineskip}")] if printed else []
                 sections.append(section)
             node.replace_self(sections)
-            self.document["nbcourse_answers"] = printed
 
-
-class AnswerPointers(SphinxPostTransform):
-    """LaTeX: each printed question gets the page of its answer, when the book has the
-    answers page.  Runs after myst-nb has chosen each output's form (4) and before Sphinx
-    keeps the LaTeX branch of ``only`` nodes (50)."""
-
-    formats = ("latex",)
-
-    def run(self, **kwargs):
-        for printed in self.document.findall(addnodes.only) if self.document.get(
-                "nbcourse_answers") else ():
-            ident = printed.get(QUESTION)
-            if ident and printed.children:
-                back, answer = latex_label("question", ident), latex_label("answer", ident)
-                printed[0].insert(0, latex(rf"\phantomsection\label{{{back}}}"))
-                printed += latex(rf"\par\noindent\hyperref[{answer}]{{\emph{{Answer: "
-                                 rf"appendix, page~\pageref*{{{answer}}}.}}}}\par")
