@@ -149,8 +149,6 @@ class Writer:
             return "" if node.get("refid") or node.get("refuri") else anchors(node)
         if isinstance(node, nodes.math_block):
             body = node.astext().strip("\n")
-            if node.get("nowrap"):
-                return body
             tag = f"\n\\tag{{{self.number('displaymath', node)}}}" if node.get("label") else ""
             return f"{anchors(node)}\n\n$$\n{body}{tag}\n$$" if tag else f"$$\n{body}\n$$"
         if isinstance(node, nodes.literal_block):
@@ -239,8 +237,6 @@ class Writer:
             cells = [" ".join(self.inline(p) for p in entry.findall(nodes.paragraph)) or
                      self.inline(entry) for entry in row.children]
             rows.append("| " + " | ".join(c.replace("\n", " ").replace("|", "\\|") for c in cells) + " |")
-        if not rows:
-            return ""
         width = rows[0].count(" | ") + 1
         return "\n".join([rows[0], "|" + "---|" * width, *rows[1:]])
 
@@ -260,8 +256,6 @@ class Writer:
             mark = "*" if isinstance(node, nodes.emphasis) else "**"
             text = self.inline(node)
             core = text.strip()
-            if not core:
-                return text
             lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
             return f"{lead}{mark}{core}{mark}{trail}"
         if isinstance(node, nodes.reference):
