@@ -4,6 +4,7 @@ import re
 import subprocess
 
 import pytest
+
 from conftest import toc_files
 from nbcourse_book import stylesheet as bookcss
 

@@ -87,4 +87,3 @@ class GatherAnswers(SphinxPostTransform):
                 sections += [latex(r"\needspace{8\baselineskip}")] if printed else []
                 sections.append(section)
             node.replace_self(sections)
-
