@@ -295,10 +295,15 @@ def test_print_leaves_a_table_s_columns_and_spans_to_sphinx(project):
 
 # --- self-check questions and the answers page -----------------------------------------------
 
+def question_cell(question):
+    """A code cell whose stored output is ``question`` as the notebook saves it."""
+    return nbformat.v4.new_code_cell("q", outputs=[nbformat.v4.new_output(
+        "display_data", data=json.loads(json.dumps(question._repr_mimebundle_())))])
+
+
 def test_a_question_renders_its_form_and_the_answers_page_lists_it(project):
     question = choice("Which is larger?", ["0.3", "0.7"], right=1, feedback=["No.", "Yes."])
-    cell = nbformat.v4.new_code_cell("q", outputs=[nbformat.v4.new_output(
-        "display_data", data=json.loads(json.dumps(question._repr_mimebundle_())))])
+    cell = question_cell(question)
     app = project({"index.md": "# Home\n\n```{toctree}\nch\nanswers\n```\n",
                    "ch.ipynb": notebook("# Chapter", cell),
                    "answers.md": "# Answers\n\n```{selfcheck-answers}\n```\n"})
@@ -313,8 +318,7 @@ def test_a_printed_question_points_to_the_page_of_its_answer(project):
     """LaTeX: the question and its answer label each other; the pointer to the answer is
     printed once LaTeX knows the answer's label, so only where the book has the answers page."""
     question = choice("Which is larger?", ["0.3", "0.7"], right=1, feedback=["No.", "Yes."])
-    cell = nbformat.v4.new_code_cell("q", outputs=[nbformat.v4.new_output(
-        "display_data", data=json.loads(json.dumps(question._repr_mimebundle_())))])
+    cell = question_cell(question)
     app = project({"index.md": "# Home\n\n```{toctree}\nch\nanswers\n```\n",
                    "ch.ipynb": notebook("# Chapter", cell),
                    "answers.md": "# Answers\n\n```{selfcheck-answers}\n```\n"},
