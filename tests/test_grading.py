@@ -514,6 +514,14 @@ LIMITS_FOR_BUNDLE = Limits(**HONEST_LIMITS)
 # --- what students receive ---------------------------------------------------------------
 
 
+def test_an_assignment_named_like_the_solution_gives_students_nothing(tmp_path):
+    """A folder ``solution`` would hand students ``solution.ipynb``: it is refused."""
+    from nbcourse.grading.assignment import student_files
+
+    with pytest.raises(ValueError, match="its student notebook would be solution.ipynb"):
+        student_files(tmp_path / "solution")
+
+
 @pytest.mark.parametrize("folder", ASSIGNMENTS, ids=lambda p: p.name)
 def test_student_files_are_the_notebook_and_public_tests_only(folder, tmp_path):
     from nbcourse.grading.assignment import instructor_files, student_files

@@ -259,7 +259,11 @@ def student_files(path):
     """What students receive of the assignment in folder ``path``: the student notebook and
     the public tests (``tests.py``), which ``check("q1")`` needs. Nothing else."""
     folder = Path(path)
-    return [folder / f"{folder.resolve().name}.ipynb", folder / PUBLIC_TESTS]
+    notebook = folder / f"{folder.resolve().name}.ipynb"
+    if notebook.name == SOLUTION:
+        raise ValueError(f"path: expected an assignment folder not named like the solution, got "
+                         f"{str(path)!r}: its student notebook would be {SOLUTION}")
+    return [notebook, folder / PUBLIC_TESTS]
 
 
 def instructor_files(path):
