@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from nbcourse_book.build import toc_documents
+from sphinx_external_toc.parsing import parse_toc_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -29,7 +29,7 @@ def book_config():
 
 def toc_files():
     """The book's documents in table-of-contents order, as paths without suffix."""
-    return toc_documents(ROOT / "_toc.yml")
+    return list(parse_toc_yaml(ROOT / "_toc.yml"))
 
 
 @pytest.fixture(scope="session")

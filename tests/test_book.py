@@ -415,14 +415,15 @@ def test_binder_url_opens_the_configured_branch_in_the_configured_interface():
     from nbcourse_book.launch import binder_url
 
     assert binder_url("https://github.com/org/course/", "student", "book/part1/a b.ipynb",
-                      hub="https://hub.example.org/", interface="jupyterlab") == \
+                      {"binderhub_url": "https://hub.example.org/",
+                       "notebook_interface": "jupyterlab"}) == \
         "https://hub.example.org/v2/gh/org/course/student?urlpath=lab/tree/book/part1/a%20b.ipynb"
-    assert binder_url("https://github.com/org/course", "main", "exercises/x/x.ipynb",
-                      interface="classic") == \
+    assert binder_url("https://github.com/org/course", "main", "exercises/x/x.ipynb") == \
         "https://mybinder.org/v2/gh/org/course/main?urlpath=tree/exercises/x/x.ipynb"
     with pytest.raises(ValueError, match="notebook_interface: expected one of "
                                          r"\['classic', 'jupyterlab'\], got 'retro'"):
-        binder_url("https://github.com/org/course", "main", "x.ipynb", interface="retro")
+        binder_url("https://github.com/org/course", "main", "x.ipynb",
+                   {"notebook_interface": "retro"})
 
 
 def test_answers_page_lists_every_self_check_question_with_a_link_back(built_book):

@@ -17,7 +17,7 @@ import subprocess
 import unicodedata
 
 import pytest
-from nbcourse_book.build import jupyter_book, student_notebooks
+from nbcourse_book.build import run_jupyter_book, student_notebooks
 
 from conftest import ROOT, toc_files
 
@@ -42,8 +42,7 @@ def latex_dir(tmp_path_factory):
             pytest.fail(f"the PDF tests are required here but {reason}")
         pytest.skip(f"PDF tests skipped: {reason}")
     out = tmp_path_factory.mktemp("pdf")
-    cmd = jupyter_book(ROOT, "pdflatex", "--path-output", str(out))
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    done = run_jupyter_book(ROOT, "pdflatex", "--path-output", str(out), capture=True)
     assert done.returncode == 0, f"PDF build failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return out / "_build" / "latex"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 from sphinx_external_toc.parsing import parse_toc_yaml
 
-from nbcourse.grading.assignment import PUBLIC_TESTS, instructor_files, student_files
+from nbcourse.grading.assignment import PUBLIC_TESTS, student_files
 
 from .launch import binder_url
 from .notebooks import write_json
@@ -36,11 +36,6 @@ if "google.colab" in sys.modules:
 """First code cell of every student notebook; ``url`` is ``repository.url`` of _config.yml."""
 
 
-def toc_documents(toc_path: Path) -> list[str]:
-    """The documents of the table of contents in reading order, as paths without suffix."""
-    return list(parse_toc_yaml(toc_path))
-
-
 def book_config(root: Path) -> dict:
     return yaml.safe_load((Path(root) / "_config.yml").read_text(encoding="utf-8"))
 
@@ -51,20 +46,14 @@ def check_branch(branch: str) -> str:
     return branch
 
 
-def jupyter_book(root: Path, builder: str = "html", *options: str) -> list[str]:
-    """The ``jupyter-book build`` command for ``builder`` (``html``, ``pdflatex`` or this
-    package's ``studentnb``), warnings as errors."""
-    named = (["--builder", "custom", "--custom-builder", builder] if builder == "studentnb"
-             else ["--builder", builder])
-    return [str(Path(sys.executable).parent / "jupyter-book"), "build", str(root), *named,
-            *options, "-W", "-n", "--keep-going"]
-
-
 def run_jupyter_book(root: Path, builder: str, *options: str, branch: str | None = None,
                      capture: bool = False) -> subprocess.CompletedProcess:
-    """Run :func:`jupyter_book`; with ``branch``, on a copy of ``_config.yml`` whose
+    """Run ``jupyter-book build`` for ``builder`` (``html``, ``pdflatex`` or this package's
+    ``studentnb``), warnings as errors; with ``branch``, on a copy of ``_config.yml`` whose
     ``repository.branch`` is ``branch``, so that every launch link opens that branch."""
     root = Path(root)
+    named = (["--builder", "custom", "--custom-builder", builder] if builder == "studentnb"
+             else ["--builder", builder])
     with tempfile.TemporaryDirectory(prefix="nbcourse-config-") as tmp:
         if branch is not None:
             config = book_config(root)
@@ -72,8 +61,9 @@ def run_jupyter_book(root: Path, builder: str, *options: str, branch: str | None
             path = Path(tmp) / "_config.yml"
             path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
             options = (*options, "--config", str(path))
-        return subprocess.run(jupyter_book(root, builder, *options), cwd=root, text=True,
-                              capture_output=capture)
+        return subprocess.run([str(Path(sys.executable).parent / "jupyter-book"), "build",
+                               str(root), *named, *options, "-W", "-n", "--keep-going"],
+                              cwd=root, text=True, capture_output=capture)
 
 
 def student_notebooks(root: Path, work: Path) -> Path:
@@ -119,33 +109,23 @@ def build_student_tree(out: Path, root: Path, branch: str = STUDENT_BRANCH) -> P
     built = student_notebooks(root, out.parent / f".{out.name}-sphinx")
     if out.exists():
         shutil.rmtree(out)
-    for doc in toc_documents(root / "_toc.yml"):
+    for doc in parse_toc_yaml(root / "_toc.yml"):
         nb = json.loads((built / f"{doc}.ipynb").read_text(encoding="utf-8"))
         write_json(out / f"{doc}.ipynb", with_colab_cell(nb, install))
-    for folder in sorted(p for p in (root / "exercises").iterdir() if p.is_dir()):
-        private = {f.name for f in instructor_files(folder)}
-        for source in student_files(folder):
-            if source.name in private:
-                raise ValueError(f"student_files: {source.name} must never reach students ({folder})")
-            target = out / "exercises" / folder.name / source.name
-            if source.suffix == ".ipynb":
-                write_json(target, with_colab_cell(json.loads(source.read_text("utf-8")), install))
-            else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, target)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
     shutil.copytree(root / "nbcourse", out / "nbcourse", ignore=ignore)
-    for tests in sorted((out / "exercises").glob(f"*/{PUBLIC_TESTS}")):
-        packaged = out / "nbcourse" / "public_tests" / tests.parent.name / PUBLIC_TESTS
-        packaged.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(tests, packaged)
+    for folder in sorted(p for p in (root / "exercises").iterdir() if p.is_dir()):
+        notebook, tests = student_files(folder)  # the public tests also in the package (Colab)
+        write_json(out / "exercises" / folder.name / notebook.name,
+                   with_colab_cell(json.loads(notebook.read_text("utf-8")), install))
+        for target in (out / "exercises", out / "nbcourse" / "public_tests"):
+            (target / folder.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy2(tests, target / folder.name / PUBLIC_TESTS)
     shutil.copytree(root / "binder", out / "binder", ignore=ignore)
     shutil.copy2(root / "pyproject.toml", out / "pyproject.toml")
     config = book_config(root)
-    launch = config.get("launch_buttons") or {}
     badge = binder_url(config["repository"]["url"], branch, "book/intro.ipynb",
-                       hub=launch.get("binderhub_url", "https://mybinder.org"),
-                       interface=launch.get("notebook_interface", "classic"))
+                       config.get("launch_buttons"))
     (out / "README.md").write_text(STUDENT_README.read_text("utf-8").format(badge=badge), "utf-8")
     return out
 

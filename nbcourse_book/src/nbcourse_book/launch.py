@@ -16,13 +16,17 @@ INTERFACE_PATHS = {"jupyterlab": "lab/tree", "classic": "tree"}
 """``launch_buttons.notebook_interface`` -> the start of Binder's ``urlpath``."""
 
 
-def binder_url(repository, branch, path, *, hub="https://mybinder.org", interface="classic"):
+def binder_url(repository, branch, path, launch=None):
     """The Binder address that opens ``path`` (relative to the repository root) of the GitHub
-    ``repository`` on ``branch`` in ``interface`` (JupyterLab or the classic Notebook).
+    ``repository`` on ``branch``, with the hub and interface (JupyterLab or the classic
+    Notebook) of ``launch``, the ``launch_buttons`` of ``_config.yml``.
 
-    >>> binder_url("https://github.com/org/course", "student", "a b.ipynb", interface="jupyterlab")
+    >>> binder_url("https://github.com/org/course", "student", "a b.ipynb",
+    ...            {"notebook_interface": "jupyterlab"})
     'https://mybinder.org/v2/gh/org/course/student?urlpath=lab/tree/a%20b.ipynb'
     """
+    hub = (launch or {}).get("binderhub_url", "https://mybinder.org")
+    interface = (launch or {}).get("notebook_interface", "classic")
     if interface not in INTERFACE_PATHS:
         raise ValueError(f"launch_buttons.notebook_interface: expected one of "
                          f"{sorted(INTERFACE_PATHS)}, got {interface!r}")
@@ -33,10 +37,8 @@ def binder_url(repository, branch, path, *, hub="https://mybinder.org", interfac
 def binder_url_of(config, path):
     """:func:`binder_url` with what Jupyter Book put in ``html_theme_options``."""
     options = config.html_theme_options
-    launch = options.get("launch_buttons", {})
     return binder_url(options["repository_url"], options.get("repository_branch", "main"), path,
-                      hub=launch.get("binderhub_url", "https://mybinder.org"),
-                      interface=launch.get("notebook_interface", "classic"))
+                      options.get("launch_buttons"))
 
 
 def assignment_role(name, rawtext, text, lineno, inliner, options=None, content=None):
@@ -72,10 +74,9 @@ class LinkLiveNotebook(SphinxPostTransform):
         solutions = [s for s in self.document.findall(solution_node) if not s.get(GATHERED)]
         if not solutions or not (Path(self.app.srcdir) / f"{docname}.ipynb").is_file():
             return
-        note = nodes.paragraph(classes=["nbcourse-student-version"])
-        note += nodes.Text("To work on these exercises in a live notebook, ")
-        note += nodes.reference("", "open this chapter on Binder",
-                                refuri=binder_url_of(self.config, f"{docname}.ipynb"))
-        note += nodes.Text(".")
+        link = nodes.reference("", "open this chapter on Binder",
+                               refuri=binder_url_of(self.config, f"{docname}.ipynb"))
+        note = nodes.paragraph("", "To work on these exercises in a live notebook, ", link,
+                               nodes.Text("."), classes=["nbcourse-student-version"])
         last = solutions[-1]
         last.parent.insert(last.parent.index(last) + 1, note)
