@@ -345,6 +345,7 @@ def test_student_notebooks_link_the_assignment_file_and_leave_out_solutions(proj
     assert "mybinder" not in markdown and "Two." not in markdown
     solutions = json.loads((Path(app.outdir) / "solutions.ipynb").read_text(encoding="utf-8"))
     assert "Two." not in json.dumps(solutions)
+    assert "on this page in the HTML book" in solutions["cells"][0]["source"]
 
 
 def test_student_notebooks_keep_a_quote_and_a_code_block(project):

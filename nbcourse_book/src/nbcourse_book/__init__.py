@@ -40,8 +40,8 @@ SKIP = (printing.visit_placeholder, None)
 def setup(app):
     app.add_config_value("nbcourse_css_bundle", False, "html", types=[bool])
     app.add_role("assignment", launch.assignment_role)
-    app.add_directive("solutions", printing.gathering_directive("solutions"))
-    app.add_directive("selfcheck-answers", printing.gathering_directive("answers"))
+    app.add_directive("solutions", printing.Gathering)
+    app.add_directive("selfcheck-answers", printing.Gathering)
     formats = ("html", "latex", "text", "man", "texinfo")
     app.add_node(printing.placeholder, **dict.fromkeys(formats, SKIP))
     app.add_node(renderer.explore_figure,

@@ -36,7 +36,7 @@ def temml(path=LIBRARY):
 
 def render(latex, display, where="", classes=""):
     """``latex`` typeset by Temml as MathML Core: a ``<math>`` element, of class ``classes``
-    if given."""
+    if given (inline only: Temml gives a display its own class)."""
     from sphinxcontrib import katex
 
     try:
@@ -45,11 +45,7 @@ def render(latex, display, where="", classes=""):
         raise ExtensionError(f"{where}: Temml cannot typeset {latex!r}: {err}") from None
     if not re.fullmatch(r"<math\b.*</math>", out, re.S):
         raise ExtensionError(f"{where}: Temml returned no MathML for {latex!r}: {out[:200]}")
-    if not classes:
-        return out
-    if ' class="' in out[:out.index(">")]:
-        return out.replace(' class="', f' class="{classes} ', 1)
-    return out.replace("<math", f'<math class="{classes}"', 1)
+    return out.replace("<math", f'<math class="{classes}"', 1) if classes else out
 
 
 def _where(self, node):

@@ -18,7 +18,6 @@ from sphinx.builders import Builder
 from sphinx.locale import admonitionlabels
 
 from .launch import ASSIGNMENT
-from .printing import SOLUTIONS
 
 HIDDEN_INPUT = {"remove-input", "hide-input"}
 """Tags of cells whose code the book hides (a self-check's holds its answer): collapsed here."""
@@ -67,12 +66,10 @@ class Writer:
     """Markdown and code cells of one resolved document."""
 
     def __init__(self, builder: StudentNotebookBuilder, docname: str, source: dict | None):
-        self.builder, self.docname, self.env = builder, docname, builder.env
+        self.docname, self.env, self.source = docname, builder.env, source
         self.numbers = self.env.toc_fignumbers.get(docname, {})
-        self.source = source
         self.cells: list[dict] = []
         self.copied = 0  # source cells before this index are in self.cells
-        self.solutions_noted = False
 
     def number(self, kind: str, node) -> str:
         ids = node.get("ids") or [""]
@@ -110,17 +107,11 @@ class Writer:
             if isinstance(node, nodes.container) and node.get("nb_element") == "cell_code":
                 self.markdown(out)
                 out.clear()
-                index = int(node["cell_index"])
-                self.code_cells(index + 1)
+                self.code_cells(int(node["cell_index"]) + 1)
                 for figure in node.findall(nodes.figure):
                     out.append(self.caption(figure))
                 continue
             if isinstance(node, nodes.section):
-                if node.get(SOLUTIONS):
-                    if not self.solutions_noted:
-                        out.append(SOLUTIONS_PAGE_NOTE)
-                        self.solutions_noted = True
-                    continue
                 self.flow(node, out, level + 1)
                 continue
             if isinstance(node, nodes.title) and isinstance(parent, nodes.section):
@@ -145,6 +136,8 @@ class Writer:
             return ""
         if isinstance(node, nodes.paragraph):
             return anchors(node) + self.inline(node)
+        if name == "placeholder" and node["kind"] == "solutions":  # GatherSolutions: not here
+            return SOLUTIONS_PAGE_NOTE
         if isinstance(node, nodes.target):
             return "" if node.get("refid") or node.get("refuri") else anchors(node)
         if isinstance(node, nodes.math_block):
@@ -154,11 +147,9 @@ class Writer:
         if isinstance(node, nodes.literal_block):
             return f"```{node.get('language', '')}\n{node.astext().rstrip()}\n```"
         if isinstance(node, (nodes.bullet_list, nodes.enumerated_list)):
-            items = []
-            for k, item in enumerate(node.children, 1):
-                marker = f"{k}. " if isinstance(node, nodes.enumerated_list) else "- "
-                items.append(indent(self.blocks(item), marker))
-            return "\n".join(items)
+            ordered = isinstance(node, nodes.enumerated_list)
+            return "\n".join(indent(self.blocks(item), f"{k}. " if ordered else "- ")
+                             for k, item in enumerate(node.children, 1))
         if isinstance(node, nodes.definition_list):
             entries = []
             for item in node.children:
@@ -205,24 +196,19 @@ class Writer:
         return body
 
     def heading(self, kind, number, node) -> str:
-        """``**Exercise 2 (Sum).**``: the kind, its number and the node's title, if any."""
-        title = next((c for c in node.children if isinstance(c, nodes.title)), None)
-        sub = self.inline(title).strip() if title is not None else ""
-        if kind == "Exercise":
-            return f"**{kind}{f' {number}' if number else ''}{f' ({sub})' if sub else ''}.**"
-        return f"**{kind}{f' {number}' if number else ''}{f' {sub}' if sub else ''}.**"
+        """``**Exercise 2 (Sum).**``, ``**Theorem 1 Sum.**``: the kind, its number, the title."""
+        title = "".join(self.inline(c) for c in node.children if isinstance(c, nodes.title)).strip()
+        title = f"({title})" if title and kind == "Exercise" else title
+        return "**" + " ".join(filter(None, (kind, number, title))) + ".**"
 
     def solution(self, node) -> str:
-        registry = getattr(self.env, "sphinx_exercise_registry", {})
         target = node.get("target_label")
-        if target not in registry:
+        exercise = getattr(self.env, "sphinx_exercise_registry", {}).get(target, {})
+        found = self.env.toc_fignumbers.get(exercise.get("docname"), {}).get("exercise", {})
+        if len(found.get(target, ())) != 1:
             raise ValueError(f"{self.docname}: a solution names {target!r}, which is not the "
-                             f"label of an exercise of the book")
-        found = self.env.toc_fignumbers.get(registry[target]["docname"], {}).get(
-            "exercise", {}).get(target)
-        if not found or len(found) != 1:
-            raise ValueError(f"{self.docname}: exercise {target!r} has no number in the book")
-        return solution_note(int(found[0]))
+                             f"label of a numbered exercise of the book")
+        return solution_note(int(found[target][0]))
 
     def caption(self, figure) -> str:
         caption = next(iter(figure.findall(nodes.caption)), None)
@@ -254,10 +240,8 @@ class Writer:
             return f"{fence}{text}{fence}"
         if isinstance(node, (nodes.emphasis, nodes.strong)):
             mark = "*" if isinstance(node, nodes.emphasis) else "**"
-            text = self.inline(node)
-            core = text.strip()
-            lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
-            return f"{lead}{mark}{core}{mark}{trail}"
+            lead, core, trail = re.fullmatch(r"(\s*)(.*?)(\s*)", self.inline(node), re.S).groups()
+            return f"{lead}{mark}{core}{mark}{trail}"  # the spaces outside the marks
         if isinstance(node, nodes.reference):
             return f"[{self.inline(node)}]({self.href(node)})"
         if node.tagname == "index":
@@ -292,10 +276,8 @@ class StudentNotebookBuilder(Builder):
         pass
 
     def write_doc(self, docname: str, doctree) -> None:
-        source_path = Path(self.env.doc2path(docname))
-        source = None
-        if source_path.suffix == ".ipynb":
-            source = json.loads(source_path.read_text(encoding="utf-8"))
+        path = Path(self.env.doc2path(docname))
+        source = json.loads(path.read_text("utf-8")) if path.suffix == ".ipynb" else None
         cells = Writer(self, docname, source).document(doctree)
         for k, cell in enumerate(cells):
             cell["id"] = cell.get("id") or f"student-{k}"

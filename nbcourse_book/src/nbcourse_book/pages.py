@@ -10,6 +10,7 @@ from pygments.styles import get_style_by_name
 from pygments.token import STANDARD_TYPES, Generic, Text
 from pygments.util import ClassNotFound
 from pylatexenc.latex2text import LatexNodes2Text
+from sphinx.util.images import get_image_size
 
 NOT_DEFERRED = ("documentation_options.js",)
 """Scripts that later inline scripts use at once (``DOCUMENTATION_OPTIONS.pagename = ...``)."""
@@ -21,19 +22,15 @@ def defer_scripts(app, pagename, templatename, context, doctree):
     that an extension adds once the builder has started (sphinx-togglebutton's selector, as
     from no file and from file ``''``).  The search page, whose template loads
     searchtools.js after them (it needs doctools.js at once), keeps its scripts undeferred."""
-    seen, scripts = set(), []
+    scripts = {}  # (file, attributes) -> the script, deferred
     for script in context.get("script_files", []):
         filename = str(getattr(script, "filename", "") or "")
         attributes = dict(getattr(script, "attributes", {}))
-        if (filename, str(attributes)) in seen:
-            continue
-        seen.add((filename, str(attributes)))
         if (pagename != "search" and filename and not {"async", "defer"} & set(attributes)
                 and not filename.endswith(NOT_DEFERRED)):
-            attributes["defer"] = "defer"
-            script = type(script)(filename, priority=script.priority, **attributes)
-        scripts.append(script)
-    context["script_files"] = scripts
+            script = type(script)(filename, priority=script.priority, **attributes, defer="defer")
+        scripts.setdefault((filename, str(attributes)), script)
+    context["script_files"] = list(scripts.values())
 
 
 def tex_to_text(tex):
@@ -85,8 +82,6 @@ class AccessibleHTMLMixin:
         uri = node.get("uri", "")
         if not any(key in node for key in ("width", "height", "scale")) \
                 and uri in self.builder.images:  # a file of the book, copied to _images
-            from sphinx.util.images import get_image_size
-
             size = get_image_size(str(Path(self.builder.srcdir, uri)))
             if size and size[0] > 0 and size[1] > 0:
                 node["width"], node["height"] = str(size[0]), str(size[1])

@@ -14,8 +14,6 @@ from sphinx_exercise.nodes import solution_node
 from .launch import GATHERED
 
 LATEX_CLASS = Path(__file__).resolve().parent / "latex" / "nbcoursebook.cls"
-SOLUTIONS = "nbcourse_solutions"
-"""Attribute of a section of the Solutions page (the student notebooks leave them out)."""
 BOOK_LEVEL = (nodes.document, addnodes.start_of_file)
 """What a chapter hangs from in the one LaTeX doctree (sphinx-jupyterbook-latex flattens it)."""
 
@@ -43,15 +41,12 @@ def visit_placeholder(self, node):
     raise nodes.SkipNode
 
 
-def gathering_directive(kind):
-    class Gather(SphinxDirective):
-        has_content = False
+class Gathering(SphinxDirective):
+    """``{solutions}``, ``{selfcheck-answers}``: a :class:`placeholder` whose kind is its name."""
 
-        def run(self):
-            self.env.note_reread()  # it gathers from every other page: read it at every build
-            return [placeholder(kind=kind)]
-
-    return Gather
+    def run(self):
+        self.env.note_reread()  # it gathers from every other page: read it at every build
+        return [placeholder(kind=self.name)]
 
 
 def reading_order(env):
@@ -83,7 +78,10 @@ def placeholders(document, kind):
 class GatherSolutions(SphinxPostTransform):
     """Fill ``{solutions}`` with copies of every exercise solution, chapter by chapter; in
     LaTeX each solution in a chapter becomes a line giving its page in the appendix (the
-    Solutions page starts the appendices with a raw ``\\appendix``)."""
+    Solutions page starts the appendices with a raw ``\\appendix``).  The student notebooks
+    leave them out: their writer says where the solutions are."""
+
+    formats = ("html", "latex")
 
     def run(self, **kwargs):
         printed = self.app.builder.format == "latex"
@@ -95,7 +93,6 @@ class GatherSolutions(SphinxPostTransform):
                 if not solutions:
                     continue
                 section = chapter_section(self.env, docname, "solutions")
-                section[SOLUTIONS] = True
                 for index, solution in enumerate(solutions):
                     if printed:  # a title stays with its first lines, a heading with both
                         space = r"\needspace{6\baselineskip}" if index else ""
@@ -137,14 +134,12 @@ class FrontMatterHeadings(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs):
-        root = self.config.root_doc
-        top = next((s for s in self.document.findall(nodes.section)
-                    if s.get("docname") == root and s.get("header_level") == 1), None)
-        if top is None:
-            return
-        for section in top.findall(nodes.section):
-            depth, node = 0, section
-            while node is not None:
-                depth += isinstance(node, nodes.section) and node.get("docname") == root
-                node = node.parent
-            section["header_level"] = depth
+        def size(section, level):
+            section["header_level"] = level
+            for child in section.children:
+                if isinstance(child, nodes.section):
+                    size(child, level + 1)
+
+        for top in list(self.document.findall(nodes.section)):
+            if top.get("docname") == self.config.root_doc and top.get("header_level") == 1:
+                size(top, 1)

@@ -66,7 +66,7 @@ class GatherAnswers(SphinxPostTransform):
 
     def run(self, **kwargs):
         printed = self.app.builder.format == "latex"
-        for node in placeholders(self.document, "answers"):
+        for node in placeholders(self.document, "selfcheck-answers"):
             sections, seen = [], set()
             for docname in reading_order(self.env):
                 questions = questions_in(self.env.get_doctree(docname))

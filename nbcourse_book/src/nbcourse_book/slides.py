@@ -104,10 +104,8 @@ def deck(root, meeting, bank, src):
     """The MyST source of one meeting's deck."""
     schedule, title, _, fields = meeting
     chapters = re.findall(r"`([^`]+)`", fields["Chapters"])
-    parts = [f"---\norphan: true\n---\n# {title}\n\n{schedule}\n"]
-    parts.append(f"## Aims\n\n{fields['Aims']}\n")
-    plan = fields["Plan"].split("; ")
-    parts.append("## Plan\n\n" + "".join(f"- {step}\n" for step in plan))
+    parts = [f"---\norphan: true\n---\n# {title}\n\n{schedule}\n", f"## Aims\n\n{fields['Aims']}\n",
+             "## Plan\n\n" + "".join(f"- {step}\n" for step in fields["Plan"].split("; "))]
     for chapter in chapters:
         name, slides = chapter_slides(root / chapter, src)
         parts.append(f"## {name}\n\nThe chapter `{chapter}` of the book.\n")
