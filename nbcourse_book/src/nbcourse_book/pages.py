@@ -59,13 +59,11 @@ def plain_text_for_description(app, pagename, templatename, context, doctree):
         paragraph.children = [nodes.Text(" ".join(paragraph.astext().split()))]
 
 
-PIXELS = re.compile(r"[0-9]+")
-
-
 def _pixel_size(node):
-    """True if the image's width and height (one at least) are whole pixels, unscaled."""
+    """True if the image's width and height (one at least) are whole pixels, unscaled (docutils
+    takes a length's digits as ASCII)."""
     size = [node[key] for key in ("width", "height") if key in node]
-    return bool(size) and "scale" not in node and all(PIXELS.fullmatch(str(v)) for v in size)
+    return bool(size) and "scale" not in node and all(str(v).isdecimal() for v in size)
 
 
 class AccessibleHTMLMixin:
