@@ -697,7 +697,8 @@ def test_nbval_passes_on_the_stored_outputs(executed_notebook):
     _, path = executed_notebook
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval", "-o", "addopts=",
-         "-o", "testpaths=", "--nbval-sanitize-with", str(ROOT / "tests/nbval_sanitize.cfg"),
+         "-o", "testpaths=", "--confcutdir", str(path.parent),
+         "--nbval-sanitize-with", str(ROOT / "tests/nbval_sanitize.cfg"),
          str(path)], capture_output=True, text=True, cwd=path.parent, timeout=300,
         env={**os.environ, interact.STATIC_ENV: "static"})
     assert run.returncode == 0, run.stdout[-3000:]

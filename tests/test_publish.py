@@ -255,7 +255,8 @@ def test_nbval_passes_the_stored_values_and_fails_a_changed_one(executed):
         nbformat.write(copy, paths[-1])
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "--rootdir", str(folder), "-c", os.devnull, "-rf", "--nbval", "--nbval-sanitize-with",
+         "--rootdir", str(folder), "--confcutdir", str(folder), "-c", os.devnull, "-rf",
+         "--nbval", "--nbval-sanitize-with",
          str(ROOT / "tests" / "nbval_sanitize.cfg"), *(p.name for p in paths)],
         cwd=folder, capture_output=True, text=True, timeout=600)
     assert run.returncode == 1, run.stdout[-3000:]
